@@ -1,0 +1,3 @@
+module github.com/codemodekit/kit/conformance
+
+go 1.26

@@ -1,0 +1,3 @@
+module github.com/codemodekit/kit/fakes
+
+go 1.26

@@ -1,0 +1,3 @@
+module github.com/codemodekit/kit/features
+
+go 1.26

@@ -1,0 +1,272 @@
+package cell
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/codemodekit/kit/reference/internal/catalog"
+	"github.com/codemodekit/kit/reference/internal/engine"
+	"github.com/codemodekit/kit/reference/internal/guest"
+)
+
+// A request is one guest bridge request.
+type request struct {
+	id       string
+	method   string
+	parent   string // tool call id of the exec or wait leg that made it
+	settled  bool
+	ok       bool
+	payload  string // JSON value when ok, else the error message
+	order    int    // settlement order, from 1
+	delivered bool
+	replaySafe bool
+	yieldReason json.RawMessage
+}
+
+// bridge is the host half of one code-mode run's bridge: its requests and
+// the work they started. The work outlives suspensions; a stored run keeps
+// its bridge.
+type bridge struct {
+	host    Host
+	maxPend int
+
+	ctx    context.Context // cancelled when the run ends
+	cancel context.CancelFunc
+
+	mu         sync.Mutex
+	reqs       []*request
+	byID       map[string]*request
+	settled    int
+	dispatched bool
+	notify     chan struct{}
+	parent     string
+}
+
+func newBridge(host Host, maxPending int) *bridge {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &bridge{host: host, maxPend: maxPending, ctx: ctx, cancel: cancel,
+		byID: map[string]*request{}, notify: make(chan struct{}, 1)}
+}
+
+// dispose cancels every outstanding piece of work.
+func (b *bridge) dispose() { b.cancel() }
+
+var bridgeIDRE = regexp.MustCompile(`^bridge:[A-Za-z]+:[1-9][0-9]*$`)
+
+// handle is the __openclawHostRequest host function. Its checks run in
+// SPEC order and throw into the guest synchronously.
+func (b *bridge) handle(c *engine.HostCall) (any, error) {
+	if len(c.Args) < 3 || c.Args[0].Kind != engine.String || c.Args[1].Kind != engine.String || c.Args[2].Kind != engine.String {
+		return nil, errors.New(MsgUnsupportedMethod)
+	}
+	method, argsJSON, id := c.Args[0].Str, c.Args[1].Str, c.Args[2].Str
+	b.mu.Lock()
+	undelivered := 0
+	for _, r := range b.reqs {
+		if !r.delivered {
+			undelivered++
+		}
+	}
+	b.mu.Unlock()
+	if undelivered >= b.maxPend {
+		return nil, errors.New(MsgTooManyPending)
+	}
+	if !guest.Methods[method] {
+		return nil, errors.New(MsgUnsupportedMethod)
+	}
+	if !strings.HasPrefix(id, "bridge:"+method+":") || !bridgeIDRE.MatchString(id) {
+		return nil, errors.New(MsgInvalidBridgeID)
+	}
+	b.mu.Lock()
+	if _, dup := b.byID[id]; dup {
+		b.mu.Unlock()
+		return nil, errors.New(MsgDuplicateBridgeID)
+	}
+	r := &request{id: id, method: method, parent: b.parent}
+	b.reqs = append(b.reqs, r)
+	b.byID[id] = r
+	b.dispatched = true
+	b.mu.Unlock()
+	b.dispatch(r, json.RawMessage(argsJSON))
+	return nil, nil
+}
+
+// dispatch starts a request's work. Catalog reads finish at once; tool and
+// namespace calls run on their own goroutine.
+func (b *bridge) dispatch(r *request, args json.RawMessage) {
+	switch r.method {
+	case guest.MethodSearch:
+		r.replaySafe = true
+		b.host.Count(guest.MethodSearch)
+		var a struct {
+			Query string `json:"query"`
+			Limit *int   `json:"limit"`
+		}
+		_ = json.Unmarshal(args, &a)
+		s := b.host.Settings()
+		limit := s.SearchDefaultLimit
+		if a.Limit != nil {
+			limit = min(*a.Limit, s.MaxSearchLimit)
+		}
+		hits := b.host.Catalog().Search(a.Query, limit)
+		out := make([]catalog.Compact, len(hits))
+		for i, e := range hits {
+			out[i] = e.Compact()
+		}
+		b.settle(r, true, mustJSON(out))
+	case guest.MethodDescribe:
+		r.replaySafe = true
+		b.host.Count(guest.MethodDescribe)
+		var a struct {
+			ID string `json:"id"`
+		}
+		_ = json.Unmarshal(args, &a)
+		e, err := b.host.Catalog().Lookup(a.ID)
+		if err != nil {
+			b.settle(r, false, err.Error())
+			return
+		}
+		b.settle(r, true, mustJSON(e.Describe()))
+	case guest.MethodCall, guest.MethodCallValue:
+		b.host.Count(guest.MethodCall)
+		var a struct {
+			ID    string          `json:"id"`
+			Input json.RawMessage `json:"input"`
+		}
+		_ = json.Unmarshal(args, &a)
+		e, err := b.host.Catalog().Lookup(a.ID)
+		if err != nil {
+			b.settle(r, false, err.Error())
+			return
+		}
+		r.replaySafe = strings.TrimSpace(a.ID) == e.ID && b.host.ReplaySafe(e)
+		go b.runCall(r, e, a.Input)
+	case guest.MethodYield:
+		r.replaySafe = true
+		var a struct {
+			Reason json.RawMessage `json:"reason"`
+		}
+		_ = json.Unmarshal(args, &a)
+		if len(a.Reason) == 0 {
+			a.Reason = json.RawMessage("null")
+		}
+		r.yieldReason = a.Reason
+	case guest.MethodNamespace:
+		b.host.Count(guest.MethodCall)
+		go func() {
+			v, err := b.host.Namespace(b.ctx, r.parent, args)
+			if err != nil {
+				b.settle(r, false, err.Error())
+				return
+			}
+			b.settle(r, true, string(v))
+		}()
+	}
+}
+
+func (b *bridge) runCall(r *request, e catalog.Entry, input json.RawMessage) {
+	if len(input) == 0 {
+		input = json.RawMessage("{}")
+	}
+	res, err := b.host.Call(b.ctx, e, input, r.parent)
+	if err != nil {
+		b.settle(r, false, err.Error())
+		return
+	}
+	if r.method == guest.MethodCallValue {
+		if res.Details != nil {
+			b.settle(r, true, string(res.Details))
+		} else {
+			b.settle(r, true, mustJSON(res.Envelope()))
+		}
+		return
+	}
+	b.settle(r, true, mustJSON(struct {
+		Tool   catalog.Compact `json:"tool"`
+		Result ToolResult      `json:"result"`
+	}{e.Compact(), res.Envelope()}))
+}
+
+func mustJSON(v any) string {
+	b, err := marshal(v)
+	if err != nil {
+		return "null"
+	}
+	return string(b)
+}
+
+// settle records a request's outcome and wakes whoever waits for host work.
+func (b *bridge) settle(r *request, ok bool, payload string) {
+	b.mu.Lock()
+	if r.settled {
+		b.mu.Unlock()
+		return
+	}
+	b.settled++
+	r.settled, r.ok, r.payload, r.order = true, ok, payload, b.settled
+	b.mu.Unlock()
+	select {
+	case b.notify <- struct{}{}:
+	default:
+	}
+}
+
+// resolveYields settles every pending yield: a wait resumes them.
+func (b *bridge) resolveYields() {
+	b.mu.Lock()
+	var ys []*request
+	for _, r := range b.reqs {
+		if r.method == guest.MethodYield && !r.settled {
+			ys = append(ys, r)
+		}
+	}
+	b.mu.Unlock()
+	for _, r := range ys {
+		b.settle(r, true, `{"status":"yielded","reason":`+string(r.yieldReason)+`}`)
+	}
+}
+
+// snapshotState reports the undelivered requests: those settled and ready
+// for delivery in settlement order, and those still pending.
+func (b *bridge) snapshotState() (ready, pending []*request) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, r := range b.reqs {
+		if r.delivered {
+			continue
+		}
+		if r.settled {
+			ready = append(ready, r)
+		} else {
+			pending = append(pending, r)
+		}
+	}
+	for i := 1; i < len(ready); i++ {
+		for j := i; j > 0 && ready[j].order < ready[j-1].order; j-- {
+			ready[j], ready[j-1] = ready[j-1], ready[j]
+		}
+	}
+	return ready, pending
+}
+
+func (b *bridge) markDelivered(r *request) {
+	b.mu.Lock()
+	r.delivered = true
+	b.mu.Unlock()
+}
+
+func (b *bridge) dispatchStarted() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.dispatched
+}
+
+func (b *bridge) setParent(id string) {
+	b.mu.Lock()
+	b.parent = id
+	b.mu.Unlock()
+}

@@ -1,0 +1,578 @@
+// Package cell executes code-mode cells: exec and wait, the guest legs
+// between them, auto-drain of ready bridge requests, suspension into
+// snapshots and resumption (SPEC.md chapters 5, 7, 8, 9 and 17).
+package cell
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/codemodekit/kit/reference/internal/engine"
+	"github.com/codemodekit/kit/reference/internal/guest"
+	"github.com/codemodekit/kit/reference/internal/prepare"
+)
+
+// WatchdogGrace is how long past its deadline a leg may run before the host
+// gives up on it and reports a watchdog timeout.
+const WatchdogGrace = 2 * time.Second
+
+// Runner executes cells. It owns the process's suspended runs. It is safe
+// for concurrent use; each cell runs on its own goroutine.
+type Runner struct {
+	eng    *engine.Engine
+	engErr error
+	pool   *pool
+	store  *store
+}
+
+// NewRunner returns a runner on eng. When the engine could not be loaded,
+// pass its error: every exec then fails closed with runtime_unavailable.
+func NewRunner(eng *engine.Engine, engErr error) *Runner {
+	r := &Runner{eng: eng, engErr: engErr, store: newStore(MaxSuspendedRuns)}
+	if eng != nil && engErr == nil {
+		r.pool = newPool(eng)
+	}
+	return r
+}
+
+// Close discards every suspended run and pooled VM.
+func (rn *Runner) Close() {
+	rn.store.removeWhere(func(*run) bool { return true })
+	if rn.pool != nil {
+		rn.pool.close()
+	}
+}
+
+// Suspended reports how many runs are suspended.
+func (rn *Runner) Suspended() int { return rn.store.len() }
+
+// Drop discards the suspended runs of an agent run (abort, end of turn).
+func (rn *Runner) Drop(agentRunID string) int {
+	return rn.store.removeWhere(func(r *run) bool { return r.scope.AgentRunID == agentRunID })
+}
+
+// DropSession discards the suspended runs of a session.
+func (rn *Runner) DropSession(sessionID, sessionKey string) int {
+	return rn.store.removeWhere(func(r *run) bool {
+		return r.scope.SessionID == sessionID && r.scope.SessionKey == sessionKey
+	})
+}
+
+func newRunID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("cm_%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}
+
+// resumeMin is the time a leg needs left to resume inline.
+func resumeMin(timeoutMs int) time.Duration {
+	ms := max(1, timeoutMs/2)
+	return time.Duration(min(250, ms)) * time.Millisecond
+}
+
+// Exec runs one exec call. toolCallID is the model's id for the call.
+func (rn *Runner) Exec(ctx context.Context, host Host, scope Scope, toolCallID string, args json.RawMessage) Result {
+	res := rn.exec(ctx, host, scope, toolCallID, args)
+	res.Telemetry = host.Telemetry()
+	return res
+}
+
+func (rn *Runner) exec(ctx context.Context, host Host, scope Scope, toolCallID string, args json.RawMessage) Result {
+	in, fail := ParseExec(args)
+	if fail != nil {
+		return *fail
+	}
+	s := host.Settings()
+	if !s.RuntimeSupported() {
+		return Failed(CodeRuntimeUnavailable, PhaseHost, fmt.Sprintf("%sunsupported runtime %q.", MsgRuntimeUnavailable, s.Runtime))
+	}
+	if rn.engErr != nil || rn.eng == nil {
+		reason := "quickjs-wasi is not loaded"
+		var ue *engine.UnavailableError
+		if errors.As(rn.engErr, &ue) {
+			reason = ue.Reason
+		}
+		return Failed(CodeRuntimeUnavailable, PhaseHost, MsgRuntimeUnavailable+reason+".")
+	}
+	if !s.LanguageEnabled(in.Language) {
+		return Failed(CodeInvalidInput, PhaseInput, LanguageDisabled(in.Language))
+	}
+	deadline := time.Now().Add(time.Duration(s.TimeoutMs) * time.Millisecond)
+	script, pf := prepare.Script(in.Code, prepare.Language(in.Language))
+	if pf != nil {
+		return Failed(CodeInvalidInput, PhaseInput, pf.Message)
+	}
+	if time.Now().After(deadline) {
+		return Failed(CodeTimeout, PhaseInput, MsgTimeout)
+	}
+	r := &run{scope: scope, host: host, bridge: newBridge(host, s.MaxPendingToolCalls), restartSafe: in.RestartSafe}
+	r.bridge.setParent(toolCallID)
+	return rn.supervise(ctx, r, deadline, true, func(l *leg) Result {
+		vm, err := rn.pool.get()
+		if err != nil {
+			return Failed(CodeRuntimeUnavailable, PhaseHost, MsgRuntimeUnavailable+err.Error()+".")
+		}
+		l.setVM(vm)
+		if err := vm.SetMemoryLimit(uint32(s.MemoryLimitBytes)); err != nil {
+			return rn.engineFailure(l, err)
+		}
+		vm.Bind(guest.HostRequest, r.bridge.handle)
+		if _, err := vm.Call(guest.Configure, string(host.GuestConfig())); err != nil {
+			return rn.engineFailure(l, err)
+		}
+		vm.SetDeadline(deadline)
+		if _, err := vm.EvalCall(script, guest.UserFile, guest.Start); err != nil {
+			return rn.engineFailure(l, err)
+		}
+		return rn.drive(l)
+	})
+}
+
+// Wait runs one wait call.
+func (rn *Runner) Wait(ctx context.Context, host Host, scope Scope, toolCallID string, args json.RawMessage) Result {
+	res := rn.wait(ctx, host, scope, toolCallID, args)
+	res.Telemetry = host.Telemetry()
+	return res
+}
+
+func (rn *Runner) wait(ctx context.Context, host Host, scope Scope, toolCallID string, args json.RawMessage) Result {
+	id, fail := ParseWait(args)
+	if fail != nil {
+		return *fail
+	}
+	r, msg := rn.store.acquire(id, scope)
+	if msg != "" {
+		return Failed(CodeInvalidInput, PhaseInput, msg)
+	}
+	s := r.host.Settings()
+	deadline := time.Now().Add(time.Duration(s.TimeoutMs) * time.Millisecond)
+	r.bridge.resolveYields()
+	if !r.awaitReady(ctx, deadline.Add(-resumeMin(s.TimeoutMs))) {
+		if ctx.Err() != nil {
+			rn.store.remove(r)
+			return Failed(CodeTimeout, PhaseHost, MsgAborted)
+		}
+		_, pending := r.bridge.snapshotState()
+		rn.store.release(r)
+		return Result{Status: "waiting", RunID: r.id, Reason: reasonOf(pending), Pending: pendingCalls(pending), ReplaySafe: r.restartSafe && allReplaySafe(pending)}
+	}
+	r.bridge.setParent(toolCallID)
+	return rn.supervise(ctx, r, deadline, false, func(l *leg) Result {
+		z := r.snapshot
+		bin, err := engine.Decompress(z, r.rawSize)
+		if err != nil {
+			return Failed(CodeInternal, PhaseHost, MsgRestoreFailed)
+		}
+		var snap engine.Snapshot
+		if err := snap.UnmarshalBinary(bin); err != nil {
+			return Failed(CodeInternal, PhaseHost, MsgRestoreFailed)
+		}
+		vm, err := rn.eng.Restore(context.Background(), &snap, engine.Limits{MemoryBytes: uint32(s.MemoryLimitBytes)})
+		if err != nil {
+			return Failed(CodeInternal, PhaseHost, MsgRestoreFailed)
+		}
+		l.setVM(vm)
+		vm.Bind(guest.HostRequest, r.bridge.handle)
+		bindRandom(vm)
+		vm.SetUnhandledRejections(r.rejected)
+		vm.SetDeadline(deadline)
+		return rn.drive(l)
+	})
+}
+
+// awaitReady waits until a request of r is ready for delivery.
+func (r *run) awaitReady(ctx context.Context, until time.Time) bool {
+	for {
+		if ready, _ := r.bridge.snapshotState(); len(ready) > 0 {
+			return true
+		}
+		wait := time.Until(until)
+		if wait <= 0 {
+			return false
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-r.bridge.notify:
+			t.Stop()
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return false
+		}
+	}
+}
+
+// A leg is one stretch of guest execution of a run, on one VM.
+type leg struct {
+	ctx      context.Context
+	run      *run
+	vm       *engine.VM
+	deadline time.Time
+	fresh    bool // the run is not stored yet
+	rn       *Runner
+	// redeliver lets a wait leg of a restart-safe run deliver the results
+	// that made it ready; such runs never deliver inline otherwise.
+	redeliver bool
+
+	mu sync.Mutex // guards vm against the supervisor's reads
+}
+
+func (l *leg) setVM(vm *engine.VM) {
+	l.mu.Lock()
+	l.vm = vm
+	l.mu.Unlock()
+}
+
+// abort interrupts the leg's VM, if it has one yet.
+func (l *leg) abort() {
+	l.mu.Lock()
+	vm := l.vm
+	l.mu.Unlock()
+	if vm != nil {
+		vm.Abort()
+	}
+}
+
+// supervise runs body on its own goroutine and enforces the abort signal and
+// the host watchdog: a leg that outlives its deadline by WatchdogGrace is
+// abandoned with a watchdog timeout, and the host never blocks on it.
+func (rn *Runner) supervise(ctx context.Context, r *run, deadline time.Time, fresh bool, body func(*leg) Result) Result {
+	l := &leg{ctx: ctx, run: r, deadline: deadline, fresh: fresh, rn: rn, redeliver: !fresh}
+	var (
+		once   sync.Once
+		result = make(chan Result, 1)
+	)
+	finish := func(res Result) bool {
+		delivered := false
+		once.Do(func() { result <- res; delivered = true })
+		return delivered
+	}
+	go func() {
+		res := body(l)
+		l.mu.Lock()
+		vm := l.vm
+		l.mu.Unlock()
+		if vm != nil {
+			vm.Close()
+		}
+		if res.Status != "waiting" {
+			rn.store.remove(r)
+		}
+		if !finish(res) {
+			// The watchdog answered already: nothing of this leg survives.
+			rn.store.remove(r)
+		}
+	}()
+	watchdog := time.NewTimer(time.Until(deadline) + WatchdogGrace)
+	defer watchdog.Stop()
+	for {
+		select {
+		case res := <-result:
+			return res
+		case <-ctx.Done():
+			l.abort()
+			ctx = context.Background() // report once; the leg ends itself
+		case <-watchdog.C:
+			l.abort()
+			if finish(Failed(CodeTimeout, PhaseHost, MsgWatchdog)) {
+				return <-result
+			}
+		}
+	}
+}
+
+// drive runs the guest until it completes, fails or must suspend, settling
+// ready bridge requests inline while the deadline allows.
+func (rn *Runner) drive(l *leg) Result {
+	r, vm := l.run, l.vm
+	s := r.host.Settings()
+	for {
+		if err := vm.DrainJobs(); err != nil {
+			return rn.engineFailure(l, err)
+		}
+		if res, bad := l.collectOutput(); bad {
+			return res
+		}
+		stateJSON, err := vm.Call(guest.StateFn)
+		if err != nil {
+			return rn.engineFailure(l, err)
+		}
+		var st guest.State
+		if err := json.Unmarshal([]byte(stateJSON), &st); err != nil {
+			return l.fail(CodeInternal, PhaseHost, "invalid code mode guest state")
+		}
+		ready, pending := r.bridge.snapshotState()
+		if len(ready) > 0 && (!r.restartSafe || l.redeliver) {
+			if r.restartSafe {
+				l.redeliver = false
+			}
+			for _, q := range ready {
+				ok := "0"
+				if q.ok {
+					ok = "1"
+				}
+				r.bridge.markDelivered(q)
+				if _, err := vm.Call(guest.Settle, q.id, ok, q.payload); err != nil {
+					return rn.engineFailure(l, err)
+				}
+			}
+			continue
+		}
+		if len(ready) == 0 && len(pending) == 0 {
+			if !st.Done {
+				return l.fail(CodeInternal, PhaseBridge, MsgPendingNoWork)
+			}
+			return l.complete(st)
+		}
+		if r.restartSafe {
+			return l.suspendRestartSafe(append(ready, pending...))
+		}
+		if hasYield(pending) {
+			return l.suspend(pending)
+		}
+		if !r.awaitReady(l.ctx, l.deadline.Add(-resumeMin(s.TimeoutMs))) {
+			if l.ctx.Err() != nil {
+				return l.fail(CodeTimeout, PhaseHost, MsgAborted)
+			}
+			_, pending = r.bridge.snapshotState()
+			return l.suspend(pending)
+		}
+	}
+}
+
+func hasYield(reqs []*request) bool {
+	for _, q := range reqs {
+		if q.method == guest.MethodYield {
+			return true
+		}
+	}
+	return false
+}
+
+func reasonOf(pending []*request) string {
+	if len(pending) == 0 {
+		return "pending_tools"
+	}
+	for _, q := range pending {
+		if q.method != guest.MethodYield {
+			return "pending_tools"
+		}
+	}
+	return "yield"
+}
+
+func pendingCalls(pending []*request) []PendingCall {
+	out := make([]PendingCall, len(pending))
+	for i, q := range pending {
+		out[i] = PendingCall{ID: q.id, Method: q.method}
+	}
+	return out
+}
+
+func allReplaySafe(reqs []*request) bool {
+	for _, q := range reqs {
+		if !q.replaySafe {
+			return false
+		}
+	}
+	return true
+}
+
+// undelivered returns the output not yet reported to the model.
+func (l *leg) undelivered() []json.RawMessage {
+	r := l.run
+	out := make([]json.RawMessage, 0, len(r.outputs)-r.delivered)
+	for _, o := range r.outputs[r.delivered:] {
+		out = append(out, json.RawMessage(o))
+	}
+	r.delivered = len(r.outputs)
+	return out
+}
+
+// outputBytes is the byte length of the cumulative output array as compact JSON.
+func (l *leg) outputBytes() int {
+	n := 2
+	for i, o := range l.run.outputs {
+		if i > 0 {
+			n++
+		}
+		n += len(o)
+	}
+	return n
+}
+
+// collectOutput moves new guest output to the run and enforces
+// maxOutputBytes over the cumulative output.
+func (l *leg) collectOutput() (Result, bool) {
+	raw, err := l.vm.Call(guest.TakeOutput)
+	if err != nil {
+		return l.rn.engineFailure(l, err), true
+	}
+	var out guest.Output
+	if err := json.Unmarshal([]byte(raw), &out); err != nil {
+		return l.fail(CodeInternal, PhaseHost, "invalid code mode guest output"), true
+	}
+	l.run.outputs = append(l.run.outputs, out.Items...)
+	if out.Overflow || l.outputBytes() > l.run.host.Settings().MaxOutputBytes {
+		return l.overLimit(), true
+	}
+	return Result{}, false
+}
+
+func (l *leg) overLimit() Result {
+	l.run.delivered = len(l.run.outputs)
+	r := Failed(CodeOutputLimit, PhaseGuest, MsgOutputLimit)
+	r.BridgeDispatchStarted = l.run.bridge.dispatchStarted()
+	return r
+}
+
+func (l *leg) fail(code, phase, msg string) Result {
+	r := Failed(code, phase, msg)
+	r.BridgeDispatchStarted = l.run.bridge.dispatchStarted()
+	r.ReplaySafe = l.run.restartSafe
+	if l.outputBytes() <= l.run.host.Settings().MaxOutputBytes {
+		r.Output = l.undelivered()
+	}
+	return r
+}
+
+var moduleRefRE = regexp.MustCompile(`^(?:require|module|process) is not defined$`)
+
+// complete ends a run whose async function settled and has no host work.
+func (l *leg) complete(st guest.State) Result {
+	if !st.OK {
+		e := st.Error
+		if e == nil {
+			return l.fail(CodeInternal, PhaseGuest, "code mode run failed")
+		}
+		if e.IsError && e.Name == "ReferenceError" && moduleRefRE.MatchString(e.Message) {
+			return l.fail(CodeInvalidInput, PhaseGuest, MsgModuleAccess)
+		}
+		return l.fail(CodeInternal, PhaseGuest, guestErrorText(e.IsError, e.Name, e.Message, e.Stack))
+	}
+	for _, reason := range l.vm.UnhandledRejections() {
+		return l.fail(CodeInternal, PhaseGuest, reason)
+	}
+	value := []byte(st.Value)
+	if len(value) == 0 {
+		value = []byte("null")
+	}
+	s := l.run.host.Settings()
+	size := len(value)
+	if len(l.run.outputs) > 0 {
+		size += l.outputBytes()
+	}
+	if size > s.MaxOutputBytes {
+		return l.overLimit()
+	}
+	return Result{Status: "completed", Value: value, Output: l.undelivered(), ReplaySafe: l.run.restartSafe}
+}
+
+// guestErrorText formats a thrown value: "Name: message", then the guest's
+// own stack frames (frames of model code only, never host frames).
+func guestErrorText(isError bool, name, message, stack string) string {
+	if !isError {
+		return message
+	}
+	text := name
+	if message != "" {
+		if text != "" {
+			text += ": "
+		}
+		text += message
+	}
+	var frames []string
+	for _, line := range strings.Split(stack, "\n") {
+		if strings.Contains(line, guest.UserFile) {
+			frames = append(frames, strings.TrimRight(line, " "))
+		}
+	}
+	if len(frames) > 0 {
+		text += "\n" + strings.Join(frames, "\n")
+	}
+	return text
+}
+
+// engineFailure classifies an engine error ending a leg.
+func (rn *Runner) engineFailure(l *leg, err error) Result {
+	var ge *engine.GuestError
+	if errors.As(err, &ge) {
+		switch {
+		case ge.Interrupted && l.vm != nil && l.vm.Aborted():
+			return l.fail(CodeTimeout, PhaseGuest, MsgAborted)
+		case ge.Interrupted:
+			return l.fail(CodeTimeout, PhaseGuest, MsgTimeout)
+		case ge.Name == "ReferenceError" && moduleRefRE.MatchString(ge.Message):
+			return l.fail(CodeInvalidInput, PhaseGuest, MsgModuleAccess)
+		default:
+			return l.fail(CodeInternal, PhaseGuest, guestErrorText(true, ge.Name, ge.Message, ge.Stack))
+		}
+	}
+	return l.fail(CodeInternal, PhaseHost, "code mode runtime failed: "+err.Error())
+}
+
+// suspend snapshots the VM and stores the run, reporting waiting.
+func (l *leg) suspend(pending []*request) Result {
+	r := l.run
+	s := r.host.Settings()
+	snap, err := l.vm.Snapshot()
+	if err != nil {
+		return l.rn.engineFailure(l, err)
+	}
+	bin, _ := snap.MarshalBinary()
+	if len(bin) > s.MaxSnapshotBytes {
+		return l.fail(CodeSnapshotLimit, PhaseHost, MsgSnapshotLimit)
+	}
+	z, err := engine.Compress(bin)
+	if err != nil {
+		return l.fail(CodeInternal, PhaseHost, "code mode snapshot failed: "+err.Error())
+	}
+	r.snapshot, r.rawSize, r.rejected = z, len(bin), l.vm.UnhandledRejections()
+	if r.id == "" {
+		r.id = newRunID()
+	}
+	if !l.rn.store.put(r, time.Duration(s.SnapshotTTLSeconds)*time.Second) {
+		r.id = ""
+		return l.fail(CodeInvalidInput, PhaseHost, MsgTooManyRuns)
+	}
+	if !l.fresh {
+		l.rn.store.release(r)
+	}
+	return Result{Status: "waiting", RunID: r.id, Reason: reasonOf(pending), Pending: pendingCalls(pending),
+		Output: l.undelivered(), ReplaySafe: r.restartSafe && allReplaySafe(pending)}
+}
+
+// suspendRestartSafe suspends a restart-safe run after checking that all of
+// its host work may be replayed.
+func (l *leg) suspendRestartSafe(reqs []*request) Result {
+	allNS := len(reqs) > 0
+	for _, q := range reqs {
+		allNS = allNS && q.method == guest.MethodNamespace
+	}
+	if allNS {
+		return l.fail(CodeInvalidInput, PhaseBridge, MsgRestartSafeNS)
+	}
+	if !allReplaySafe(reqs) {
+		return l.fail(CodeInvalidInput, PhaseBridge, MsgRestartSafeEffects)
+	}
+	var pending []*request
+	for _, q := range reqs {
+		if !q.settled {
+			pending = append(pending, q)
+		}
+	}
+	if len(pending) == 0 {
+		// Ready work is delivered by the next wait, never inline.
+		pending = reqs
+	}
+	return l.suspend(pending)
+}

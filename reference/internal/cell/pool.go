@@ -1,0 +1,117 @@
+package cell
+
+import (
+	"context"
+	"crypto/rand"
+	mrand "math/rand/v2"
+	"sync"
+
+	"github.com/codemodekit/kit/reference/internal/config"
+	"github.com/codemodekit/kit/reference/internal/engine"
+	"github.com/codemodekit/kit/reference/internal/guest"
+)
+
+// poolSize is how many ready VMs are kept. A fresh VM costs about a
+// millisecond to make; taking a ready one costs nothing.
+const poolSize = 2
+
+// pool keeps fresh VMs with the controller loaded, so a cell starts at once.
+// A VM leaves the pool once and is never returned: runs never share a VM.
+type pool struct {
+	eng   *engine.Engine
+	ready chan *engine.VM
+
+	mu      sync.Mutex
+	filling int
+	closed  bool
+}
+
+func newPool(eng *engine.Engine) *pool {
+	p := &pool{eng: eng, ready: make(chan *engine.VM, poolSize)}
+	p.refill()
+	return p
+}
+
+// fresh makes a VM with the host functions defined and the controller
+// evaluated. Limits are applied when the VM is taken.
+func (p *pool) fresh() (*engine.VM, error) {
+	vm, err := p.eng.NewVM(context.Background(), engine.Limits{MemoryBytes: uint32(config.MemoryLimitBytes.Range.Max)})
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range []string{guest.HostRequest, guest.HostRandom} {
+		if err := vm.DefineHostFunction(name, name, 3); err != nil {
+			vm.Close()
+			return nil, err
+		}
+	}
+	bindRandom(vm)
+	if err := vm.Eval(guest.Controller, guest.ControllerFile); err != nil {
+		vm.Close()
+		return nil, err
+	}
+	return vm, nil
+}
+
+// get takes a ready VM or makes one, and starts making its replacement.
+func (p *pool) get() (*engine.VM, error) {
+	defer p.refill()
+	select {
+	case vm := <-p.ready:
+		return vm, nil
+	default:
+		return p.fresh()
+	}
+}
+
+func (p *pool) refill() {
+	p.mu.Lock()
+	if p.closed || p.filling+len(p.ready) >= poolSize {
+		p.mu.Unlock()
+		return
+	}
+	p.filling++
+	p.mu.Unlock()
+	go func() {
+		vm, err := p.fresh()
+		p.mu.Lock()
+		p.filling--
+		closed := p.closed
+		p.mu.Unlock()
+		if err != nil {
+			return
+		}
+		if closed {
+			vm.Close()
+			return
+		}
+		select {
+		case p.ready <- vm:
+		default:
+			vm.Close()
+		}
+	}()
+}
+
+func (p *pool) close() {
+	p.mu.Lock()
+	p.closed = true
+	p.mu.Unlock()
+	for {
+		select {
+		case vm := <-p.ready:
+			vm.Close()
+		default:
+			return
+		}
+	}
+}
+
+// bindRandom backs the guest's Math.random with a generator seeded from the
+// host's entropy, so VMs restored from one snapshot never share a sequence.
+func bindRandom(vm *engine.VM) {
+	var seed [32]byte
+	_, _ = rand.Read(seed[:])
+	rng := mrand.New(mrand.NewChaCha8(seed))
+	vm.Bind(guest.HostRandom, func(*engine.HostCall) (any, error) { return rng.Float64(), nil })
+}

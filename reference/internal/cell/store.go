@@ -1,0 +1,145 @@
+package cell
+
+import (
+	"sync"
+	"time"
+)
+
+// MaxSuspendedRuns is the per-process cap on suspended runs.
+const MaxSuspendedRuns = 64
+
+// Scope is who a suspended run belongs to.
+type Scope struct {
+	AgentRunID string
+	SessionID  string
+	SessionKey string
+	AgentID    string
+}
+
+// A run is the host state of one suspended code-mode run.
+type run struct {
+	id       string
+	scope    Scope
+	host     Host
+	bridge   *bridge
+	snapshot []byte // zstd-compressed QJSS image
+	rawSize  int    // serialized (uncompressed) snapshot size
+	rejected map[uint32]string
+
+	outputs   []string
+	delivered int
+
+	restartSafe bool
+	expires     time.Time
+	timer       *time.Timer
+	resuming    bool
+}
+
+// store is the in-process map of suspended runs, keyed by run id. Nothing in
+// it is ever written to disk.
+type store struct {
+	mu   sync.Mutex
+	runs map[string]*run
+	max  int
+}
+
+func newStore(max int) *store { return &store{runs: map[string]*run{}, max: max} }
+
+// put stores r, which must not already be stored, unless the process is at
+// its cap. It arms r's expiry.
+func (s *store) put(r *run, ttl time.Duration) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.runs[r.id]; !ok && len(s.runs) >= s.max {
+		return false
+	}
+	s.runs[r.id] = r
+	r.expires = time.Now().Add(ttl)
+	if r.timer != nil {
+		r.timer.Stop()
+	}
+	id := r.id
+	r.timer = time.AfterFunc(ttl, func() { s.expire(id) })
+	return true
+}
+
+func (s *store) expire(id string) {
+	s.mu.Lock()
+	r, ok := s.runs[id]
+	if ok && !r.resuming && !time.Now().Before(r.expires) {
+		delete(s.runs, id)
+	}
+	s.mu.Unlock()
+	if ok && !r.resuming {
+		r.bridge.dispose()
+	}
+}
+
+// acquire checks a wait against the run's scope, in SPEC order, and marks
+// the run as being resumed. The message is empty on success.
+func (s *store) acquire(id string, sc Scope) (*run, string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r, ok := s.runs[id]
+	if !ok || !time.Now().Before(r.expires) {
+		return nil, MsgRunUnavailable
+	}
+	if r.scope.AgentRunID != sc.AgentRunID {
+		return nil, MsgRunOtherAgentRun
+	}
+	if r.scope.SessionID != sc.SessionID || r.scope.SessionKey != sc.SessionKey || r.scope.AgentID != sc.AgentID {
+		return nil, MsgRunOtherSession
+	}
+	if r.resuming {
+		return nil, MsgRunResuming
+	}
+	r.resuming = true
+	return r, ""
+}
+
+// release ends a resume that left the run suspended.
+func (s *store) release(r *run) {
+	s.mu.Lock()
+	r.resuming = false
+	s.mu.Unlock()
+}
+
+// remove drops r and cancels its outstanding work.
+func (s *store) remove(r *run) {
+	s.mu.Lock()
+	if s.runs[r.id] == r {
+		delete(s.runs, r.id)
+	}
+	if r.timer != nil {
+		r.timer.Stop()
+	}
+	s.mu.Unlock()
+	r.bridge.dispose()
+}
+
+// removeWhere drops every run matching keep == false.
+func (s *store) removeWhere(match func(*run) bool) int {
+	s.mu.Lock()
+	var gone []*run
+	for id, r := range s.runs {
+		if match(r) {
+			delete(s.runs, id)
+			if r.timer != nil {
+				r.timer.Stop()
+			}
+			gone = append(gone, r)
+		}
+	}
+	s.mu.Unlock()
+	for _, r := range gone {
+		r.bridge.dispose()
+	}
+	return len(gone)
+}
+
+// len reports how many runs are suspended.
+func (s *store) len() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.runs)
+}

@@ -1,0 +1,62 @@
+package engine
+
+import (
+	"errors"
+	"sync"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+var (
+	zOnce sync.Once
+	zEnc  *zstd.Encoder
+	zDec  *zstd.Decoder
+	zErr  error
+)
+
+func zstdCodec() (*zstd.Encoder, *zstd.Decoder, error) {
+	zOnce.Do(func() {
+		zEnc, zErr = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1))
+		if zErr != nil {
+			return
+		}
+		zDec, zErr = zstd.NewReader(nil, zstd.WithDecoderConcurrency(0), zstd.WithDecoderMaxMemory(maxMemoryPages*65536+1<<20))
+	})
+	return zEnc, zDec, zErr
+}
+
+// Compress returns b compressed with zstd. Snapshots are mostly zero pages
+// and compress about tenfold.
+func Compress(b []byte) ([]byte, error) {
+	enc, _, err := zstdCodec()
+	if err != nil {
+		return nil, err
+	}
+	return enc.EncodeAll(b, make([]byte, 0, len(b)/8)), nil
+}
+
+// ErrTooLarge is returned when decompressed data would exceed the caller's bound.
+var ErrTooLarge = errors.New("engine: decompressed data exceeds its bound")
+
+// Decompress reverses Compress, refusing output larger than max bytes.
+func Decompress(b []byte, max int) ([]byte, error) {
+	_, dec, err := zstdCodec()
+	if err != nil {
+		return nil, err
+	}
+	h := zstd.Header{}
+	if err := h.Decode(b); err != nil {
+		return nil, err
+	}
+	if h.HasFCS && h.FrameContentSize > uint64(max) {
+		return nil, ErrTooLarge
+	}
+	out, err := dec.DecodeAll(b, nil)
+	if err != nil {
+		return nil, err
+	}
+	if len(out) > max {
+		return nil, ErrTooLarge
+	}
+	return out, nil
+}

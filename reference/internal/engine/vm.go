@@ -1,0 +1,625 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"sync/atomic"
+	"time"
+
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+)
+
+// DefaultStackBytes is the QuickJS stack limit used when Limits.StackBytes is
+// zero. The binary has a 1 MiB shadow stack; quickjs-wasi allows at most half
+// of it. 256 KiB turns deep recursion into a RangeError with room to spare.
+const DefaultStackBytes = 256 << 10
+
+// MaxStackBytes is the largest stack limit the binary supports.
+const MaxStackBytes = 512 << 10
+
+// Limits are applied to a VM when it is created or restored.
+type Limits struct {
+	// MemoryBytes bounds the QuickJS heap; 0 means no QuickJS limit (the
+	// engine's page cap still applies).
+	MemoryBytes uint32
+	// StackBytes bounds the QuickJS stack; 0 means DefaultStackBytes. It is
+	// always set: without it deep recursion traps instead of throwing.
+	StackBytes uint32
+}
+
+// A VM is one isolated QuickJS runtime and context in its own wasm instance.
+// It is used by one goroutine at a time; host functions it calls run on that
+// goroutine.
+type VM struct {
+	engine *Engine
+	mod    api.Module
+	mem    api.Memory
+	ctx    context.Context
+
+	frames [maxDepth]*frame
+	depth  int
+
+	hosts  map[string]HostFunc
+	limits Limits
+	// rejections holds promises rejected without a handler, by address.
+	rejections map[uint32]string
+
+	busy     atomic.Bool
+	deadline atomic.Int64 // unix nanoseconds; 0 means none
+	aborted  atomic.Bool
+	fired    atomic.Bool // the interrupt handler stopped the guest
+	broken   error       // set on a trap; the VM is unusable
+	closed   bool
+
+	scratch uint32 // 8 bytes of guest memory for out-parameters
+	global  uint32 // owned box of the global object
+}
+
+type vmKey struct{}
+
+// NewVM creates a fresh VM: a new instance, QuickJS initialised, limits and
+// the interrupt handler applied.
+func (e *Engine) NewVM(ctx context.Context, limits Limits) (*VM, error) {
+	vm, err := e.instantiate(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := vm.call(xInitialize); err != nil {
+		vm.Close()
+		return nil, err
+	}
+	r, err := vm.call(xInit)
+	if err != nil {
+		vm.Close()
+		return nil, err
+	}
+	if int32(r) != 0 {
+		vm.Close()
+		return nil, &TrapError{Err: errors.New("qjs_init failed")}
+	}
+	if err := vm.setup(limits); err != nil {
+		vm.Close()
+		return nil, err
+	}
+	return vm, nil
+}
+
+func (e *Engine) instantiate(ctx context.Context) (*VM, error) {
+	vm := &VM{engine: e, hosts: map[string]HostFunc{}, rejections: map[uint32]string{}}
+	vm.ctx = context.WithValue(context.WithoutCancel(ctx), vmKey{}, vm)
+	mod, err := e.runtime.InstantiateModule(vm.ctx, e.compiled,
+		wazero.NewModuleConfig().WithName("").WithStartFunctions())
+	if err != nil {
+		return nil, &TrapError{Err: fmt.Errorf("instantiate: %w", err)}
+	}
+	vm.mod = mod
+	vm.mem = mod.Memory()
+	return vm, nil
+}
+
+// setup applies limits, enables the interrupt handler and allocates the
+// VM's scratch memory and global object box.
+func (vm *VM) setup(limits Limits) error {
+	if limits.StackBytes == 0 {
+		limits.StackBytes = DefaultStackBytes
+	}
+	if limits.StackBytes > MaxStackBytes {
+		limits.StackBytes = MaxStackBytes
+	}
+	vm.limits = limits
+	if _, err := vm.call(xSetMemoryLimit, uint64(limits.MemoryBytes)); err != nil {
+		return err
+	}
+	if _, err := vm.call(xSetMaxStackSize, uint64(limits.StackBytes)); err != nil {
+		return err
+	}
+	if _, err := vm.call(xSetInterruptHandler, 1); err != nil {
+		return err
+	}
+	if _, err := vm.call(xSetPromiseRejectionHandler, 1); err != nil {
+		return err
+	}
+	p, err := vm.call(xMalloc, 8)
+	if err != nil {
+		return err
+	}
+	if p == 0 {
+		return &TrapError{Err: errors.New("wasm_malloc failed for scratch memory")}
+	}
+	vm.scratch = uint32(p)
+	g, err := vm.call(xGetGlobal)
+	if err != nil {
+		return err
+	}
+	vm.global = uint32(g)
+	return nil
+}
+
+// SetMemoryLimit changes the QuickJS heap limit of a live VM.
+func (vm *VM) SetMemoryLimit(bytes uint32) error {
+	if err := vm.enter(); err != nil {
+		return err
+	}
+	defer vm.exit()
+	if _, err := vm.call(xSetMemoryLimit, uint64(bytes)); err != nil {
+		return err
+	}
+	vm.limits.MemoryBytes = bytes
+	return nil
+}
+
+// UnhandledRejections returns the rejection reasons of promises that were
+// rejected and still have no handler, formatted like guest errors, keyed by
+// promise address.
+func (vm *VM) UnhandledRejections() map[uint32]string {
+	out := make(map[uint32]string, len(vm.rejections))
+	for k, v := range vm.rejections {
+		out[k] = v
+	}
+	return out
+}
+
+// SetUnhandledRejections replaces the set, e.g. after a restore from a
+// snapshot of a VM that had unhandled rejections.
+func (vm *VM) SetUnhandledRejections(m map[uint32]string) {
+	vm.rejections = make(map[uint32]string, len(m))
+	for k, v := range m {
+		vm.rejections[k] = v
+	}
+}
+
+// Limits returns the limits in force.
+func (vm *VM) Limits() Limits { return vm.limits }
+
+// SetDeadline makes the interrupt handler stop the guest once t has passed.
+// The zero time clears the deadline.
+func (vm *VM) SetDeadline(t time.Time) {
+	if t.IsZero() {
+		vm.deadline.Store(0)
+	} else {
+		vm.deadline.Store(t.UnixNano())
+	}
+	vm.fired.Store(false)
+}
+
+// Abort makes the interrupt handler stop the guest at its next poll. It is
+// safe to call from any goroutine.
+func (vm *VM) Abort() { vm.aborted.Store(true) }
+
+// Interrupted reports whether the interrupt handler stopped the guest since
+// the last SetDeadline.
+func (vm *VM) Interrupted() bool { return vm.fired.Load() }
+
+// Aborted reports whether Abort was called.
+func (vm *VM) Aborted() bool { return vm.aborted.Load() }
+
+// MemorySize returns the size of the VM's linear memory in bytes.
+func (vm *VM) MemorySize() int { return int(vm.mem.Size()) }
+
+// Broken reports why the VM is unusable, or nil.
+func (vm *VM) Broken() error { return vm.broken }
+
+// Close releases the VM's instance. It is idempotent.
+func (vm *VM) Close() {
+	if vm.closed {
+		return
+	}
+	vm.closed = true
+	if vm.mod != nil {
+		_ = vm.mod.Close(context.Background())
+	}
+	vm.frames = [maxDepth]*frame{}
+}
+
+// enter marks the start of a top-level call by the VM's owner.
+func (vm *VM) enter() error {
+	if vm.closed || vm.broken != nil {
+		return ErrClosed
+	}
+	if !vm.busy.CompareAndSwap(false, true) {
+		return ErrBusy
+	}
+	return nil
+}
+
+func (vm *VM) exit() {
+	vm.busy.Store(false)
+	if vm.broken != nil && vm.depth == 0 {
+		vm.Close()
+	}
+}
+
+var errTooDeep = errors.New("host call nesting is too deep")
+
+// call invokes export x at the current nesting depth. A wasm error is a trap:
+// the VM is marked broken and a *TrapError returned.
+func (vm *VM) call(x export, args ...uint64) (uint64, error) {
+	if vm.broken != nil {
+		return 0, &TrapError{Err: vm.broken}
+	}
+	d := vm.depth
+	if d >= maxDepth {
+		vm.broken = errTooDeep
+		return 0, &TrapError{Err: errTooDeep}
+	}
+	f := vm.frames[d]
+	if f == nil {
+		f = new(frame)
+		vm.frames[d] = f
+	}
+	fn := f.fns[x]
+	if fn == nil {
+		fn = vm.mod.ExportedFunction(exportNames[x])
+		if fn == nil {
+			vm.broken = fmt.Errorf("missing export %s", exportNames[x])
+			return 0, &TrapError{Err: vm.broken}
+		}
+		f.fns[x] = fn
+	}
+	stack := f.stack[:]
+	copy(stack, args)
+	vm.depth++
+	err := fn.CallWithStack(vm.ctx, stack)
+	vm.depth--
+	if err != nil {
+		if vm.broken == nil {
+			vm.broken = err
+		}
+		return 0, &TrapError{Err: err}
+	}
+	return stack[0], nil
+}
+
+// callBox invokes an export returning a value box and checks for a null box
+// (the interface's malloc failed).
+func (vm *VM) callBox(x export, args ...uint64) (uint32, error) {
+	r, err := vm.call(x, args...)
+	if err != nil {
+		return 0, err
+	}
+	if r == 0 {
+		vm.broken = fmt.Errorf("%s returned no value box (out of memory)", exportNames[x])
+		return 0, &TrapError{Err: vm.broken}
+	}
+	return uint32(r), nil
+}
+
+func (vm *VM) free(box uint32) {
+	if box != 0 && vm.broken == nil {
+		_, _ = vm.call(xFreeValue, uint64(box))
+	}
+}
+
+// writeBytes copies b plus a NUL into freshly malloc'd guest memory.
+func (vm *VM) writeBytes(parts ...string) (uint32, error) {
+	n := 0
+	for _, p := range parts {
+		n += len(p) + 1
+	}
+	r, err := vm.call(xMalloc, uint64(n))
+	if err != nil {
+		return 0, err
+	}
+	if r == 0 {
+		return 0, &GuestError{Name: "InternalError", Message: "out of memory"}
+	}
+	ptr := uint32(r)
+	off := ptr
+	for _, p := range parts {
+		buf, ok := vm.mem.Read(off, uint32(len(p)+1))
+		if !ok {
+			vm.broken = errors.New("guest memory write out of range")
+			return 0, &TrapError{Err: vm.broken}
+		}
+		copy(buf, p)
+		buf[len(p)] = 0
+		off += uint32(len(p) + 1)
+	}
+	return ptr, nil
+}
+
+// newString creates a string box.
+func (vm *VM) newString(s string) (uint32, error) {
+	ptr, err := vm.writeBytes(s)
+	if err != nil {
+		return 0, err
+	}
+	box, err := vm.callBox(xNewString, uint64(ptr), uint64(len(s)))
+	_, _ = vm.call(xFree, uint64(ptr))
+	if err != nil {
+		return 0, err
+	}
+	return box, vm.checkException(box)
+}
+
+// readString converts the value in box to a string. It never runs guest
+// code for strings; callers must only pass primitives. On a conversion
+// failure the pending exception is cleared and ok is false.
+func (vm *VM) readString(box uint32) (s string, ok bool, err error) {
+	p, err := vm.call(xGetStringLen, uint64(box), uint64(vm.scratch))
+	if err != nil {
+		return "", false, err
+	}
+	if p == 0 {
+		vm.clearException()
+		return "", false, nil
+	}
+	n, _ := vm.mem.ReadUint32Le(vm.scratch)
+	b, okRead := vm.mem.Read(uint32(p), n)
+	if okRead {
+		s = string(b)
+	}
+	_, err = vm.call(xFreeCString, p)
+	return s, okRead, err
+}
+
+func (vm *VM) clearException() {
+	if box, err := vm.call(xGetException); err == nil {
+		vm.free(uint32(box))
+	}
+}
+
+func (vm *VM) is(x export, box uint32) bool {
+	r, err := vm.call(x, uint64(box))
+	return err == nil && r != 0
+}
+
+// checkException turns an exception box into the pending exception as a
+// *GuestError, freeing box. A non-exception box is left alone.
+func (vm *VM) checkException(box uint32) error {
+	if !vm.is(xIsException, box) {
+		return vm.broken // nil unless the check itself trapped
+	}
+	vm.free(box)
+	return vm.takeException()
+}
+
+// takeException reads and clears the pending exception. It reads only string
+// properties, so no guest code (getters, toString) runs on the host's behalf.
+func (vm *VM) takeException() error {
+	box, err := vm.callBox(xGetException)
+	if err != nil {
+		return err
+	}
+	defer vm.free(box)
+	ge := &GuestError{Uncatchable: vm.is(xIsUncatchable, box)}
+	if vm.is(xIsObject, box) {
+		ge.Name = vm.stringProp(box, "name")
+		ge.Message = vm.stringProp(box, "message")
+		ge.Stack = vm.stringProp(box, "stack")
+	} else if vm.is(xIsNull, box) || vm.is(xIsUndefined, box) || vm.is(xIsString, box) ||
+		vm.is(xIsNumber, box) || vm.is(xIsBool, box) {
+		ge.Message, _, _ = vm.readString(box)
+	} else {
+		ge.Message = "non-object exception"
+	}
+	if ge.Uncatchable && vm.fired.Load() {
+		ge.Interrupted = true
+	}
+	if vm.broken != nil {
+		return &TrapError{Err: vm.broken}
+	}
+	return ge
+}
+
+// describe formats a thrown or rejected value as "Name: message" (or the
+// string form of a primitive).
+func (vm *VM) describe(box uint32) string {
+	if vm.is(xIsObject, box) {
+		ge := GuestError{Name: vm.stringProp(box, "name"), Message: vm.stringProp(box, "message")}
+		if ge.Name == "" && ge.Message == "" {
+			return "[object]"
+		}
+		return ge.Error()
+	}
+	if vm.is(xIsNull, box) || vm.is(xIsUndefined, box) || vm.is(xIsString, box) || vm.is(xIsNumber, box) || vm.is(xIsBool, box) {
+		s, _, _ := vm.readString(box)
+		return s
+	}
+	return "non-object rejection"
+}
+
+// stringProp reads obj[key] when it is an own or inherited data property
+// holding a string; anything else (getters that throw, non-strings) yields "".
+func (vm *VM) stringProp(obj uint32, key string) string {
+	kp, err := vm.writeBytes(key)
+	if err != nil {
+		return ""
+	}
+	defer func() { _, _ = vm.call(xFree, uint64(kp)) }()
+	v, err := vm.callBox(xGetPropString, uint64(obj), uint64(kp))
+	if err != nil {
+		return ""
+	}
+	defer vm.free(v)
+	if vm.is(xIsException, v) {
+		vm.clearException()
+		return ""
+	}
+	if !vm.is(xIsString, v) {
+		return ""
+	}
+	s, _, _ := vm.readString(v)
+	return s
+}
+
+// Eval evaluates src as a global script and discards its completion value.
+func (vm *VM) Eval(src, filename string) error {
+	if err := vm.enter(); err != nil {
+		return err
+	}
+	defer vm.exit()
+	box, err := vm.eval(src, filename)
+	if err != nil {
+		return err
+	}
+	vm.free(box)
+	return vm.broken
+}
+
+func (vm *VM) eval(src, filename string) (uint32, error) {
+	ptr, err := vm.writeBytes(src, filename)
+	if err != nil {
+		return 0, err
+	}
+	box, err := vm.callBox(xEval, uint64(ptr), uint64(len(src)), uint64(ptr)+uint64(len(src))+1, 0)
+	_, _ = vm.call(xFree, uint64(ptr))
+	if err != nil {
+		return 0, err
+	}
+	if err := vm.checkException(box); err != nil {
+		return 0, err
+	}
+	return box, nil
+}
+
+// EvalCall evaluates src as a global script and calls the global function
+// named fn with the script's completion value as its only argument. It
+// returns fn's result converted to a string (see Call).
+func (vm *VM) EvalCall(src, filename, fn string) (string, error) {
+	if err := vm.enter(); err != nil {
+		return "", err
+	}
+	defer vm.exit()
+	box, err := vm.eval(src, filename)
+	if err != nil {
+		return "", err
+	}
+	defer vm.free(box)
+	return vm.callGlobal(fn, []uint32{box})
+}
+
+// Call calls the global function named fn with string arguments and returns
+// its result: a string result as is, undefined and null as "", any other
+// primitive converted with ToString. Objects yield "".
+func (vm *VM) Call(fn string, args ...string) (string, error) {
+	if err := vm.enter(); err != nil {
+		return "", err
+	}
+	defer vm.exit()
+	boxes := make([]uint32, 0, len(args))
+	defer func() {
+		for _, b := range boxes {
+			vm.free(b)
+		}
+	}()
+	for _, a := range args {
+		b, err := vm.newString(a)
+		if err != nil {
+			return "", err
+		}
+		boxes = append(boxes, b)
+	}
+	return vm.callGlobal(fn, boxes)
+}
+
+func (vm *VM) callGlobal(name string, argv []uint32) (string, error) {
+	kp, err := vm.writeBytes(name)
+	if err != nil {
+		return "", err
+	}
+	fn, err := vm.callBox(xGetPropString, uint64(vm.global), uint64(kp))
+	_, _ = vm.call(xFree, uint64(kp))
+	if err != nil {
+		return "", err
+	}
+	if err := vm.checkException(fn); err != nil {
+		return "", err
+	}
+	defer vm.free(fn)
+	undef, err := vm.callBox(xGetUndefined)
+	if err != nil {
+		return "", err
+	}
+	defer vm.free(undef)
+	var argvPtr uint64
+	if len(argv) > 0 {
+		p, err := vm.call(xMalloc, uint64(4*len(argv)))
+		if err != nil {
+			return "", err
+		}
+		if p == 0 {
+			return "", &GuestError{Name: "InternalError", Message: "out of memory"}
+		}
+		defer func() { _, _ = vm.call(xFree, p) }()
+		for i, b := range argv {
+			vm.mem.WriteUint32Le(uint32(p)+uint32(4*i), b)
+		}
+		argvPtr = p
+	}
+	res, err := vm.callBox(xCall, uint64(fn), uint64(undef), uint64(len(argv)), argvPtr)
+	if err != nil {
+		return "", err
+	}
+	if err := vm.checkException(res); err != nil {
+		return "", err
+	}
+	defer vm.free(res)
+	if vm.is(xIsUndefined, res) || vm.is(xIsNull, res) || vm.is(xIsObject, res) {
+		return "", vm.broken
+	}
+	s, _, err := vm.readString(res)
+	return s, err
+}
+
+// DrainJobs runs pending jobs (promise reactions) until none is left. A job
+// that raises an uncatchable error (interrupt, out of memory) stops the drain
+// and is returned as a *GuestError.
+func (vm *VM) DrainJobs() error {
+	if err := vm.enter(); err != nil {
+		return err
+	}
+	defer vm.exit()
+	for {
+		pending, err := vm.call(xIsJobPending)
+		if err != nil {
+			return err
+		}
+		if pending == 0 {
+			return nil
+		}
+		r, err := vm.call(xExecutePendingJob)
+		if err != nil {
+			return err
+		}
+		if int32(r) < 0 {
+			return vm.takeException()
+		}
+	}
+}
+
+// AllocatedBytes reports the QuickJS heap in use, as counted by the limit.
+func (vm *VM) AllocatedBytes() (int, error) {
+	if err := vm.enter(); err != nil {
+		return 0, err
+	}
+	defer vm.exit()
+	r, err := vm.call(xGetAllocatedSize)
+	return int(uint32(r)), err
+}
+
+// RunGC runs the QuickJS garbage collector.
+func (vm *VM) RunGC() error {
+	if err := vm.enter(); err != nil {
+		return err
+	}
+	defer vm.exit()
+	_, err := vm.call(xRunGC)
+	return err
+}
+
+// interrupt is the body of the host_interrupt import.
+func (vm *VM) interrupt() bool {
+	if vm.aborted.Load() {
+		vm.fired.Store(true)
+		return true
+	}
+	if d := vm.deadline.Load(); d != 0 && time.Now().UnixNano() >= d {
+		vm.fired.Store(true)
+		return true
+	}
+	return false
+}

@@ -1,0 +1,131 @@
+// Package guest holds the guest half of the code-mode host bridge: the
+// controller script evaluated in every VM and the names and shapes shared by
+// the host half. Only JSON text crosses the bridge.
+package guest
+
+import _ "embed"
+
+// Controller is the controller script. It captures the intrinsics it needs
+// before model code runs, so patching globals or prototypes cannot reach the
+// bridge.
+//
+//go:embed controller.js
+var Controller string
+
+// ControllerFile is the file name the controller is evaluated under.
+const ControllerFile = "openclaw-code-mode:controller.js"
+
+// UserFile is the file name model code is evaluated under; guest stack
+// traces name it.
+const UserFile = "openclaw-code-mode:user.js"
+
+// Host function names. The guest function objects carry these names, so they
+// survive snapshots; a restored VM binds them again.
+const (
+	HostRequest = "__openclawHostRequest"
+	HostRandom  = "__openclawRandom"
+)
+
+// Controller entry points the host calls.
+const (
+	Configure  = "__openclawConfigure"
+	Start      = "__openclawStart"
+	Settle     = "__openclawSettle"
+	StateFn    = "__openclawState"
+	TakeOutput = "__openclawTakeOutput"
+)
+
+// Bridge methods the guest may request.
+const (
+	MethodSearch    = "search"
+	MethodDescribe  = "describe"
+	MethodCall      = "call"
+	MethodCallValue = "callValue"
+	MethodYield     = "yield"
+	MethodNamespace = "namespace"
+)
+
+// Methods is the bridge method allowlist.
+var Methods = map[string]bool{
+	MethodSearch: true, MethodDescribe: true, MethodCall: true, MethodCallValue: true,
+	MethodYield: true, MethodNamespace: true,
+}
+
+// Config is the run data installed by Configure.
+type Config struct {
+	MaxOutputBytes int           `json:"maxOutputBytes"`
+	Tools          []any         `json:"tools"`
+	Convenience    []Convenience `json:"convenience"`
+	APIFiles       []APIFile     `json:"apiFiles"`
+	Namespaces     []Namespace   `json:"namespaces"`
+}
+
+// Convenience installs tools[Name] as a shortcut for tools.callValue(ID, input).
+type Convenience struct {
+	Name string `json:"name"`
+	ID   string `json:"id"`
+}
+
+// An APIFile is one read-only virtual declaration file.
+type APIFile struct {
+	Path        string `json:"path"`
+	Description string `json:"description"`
+	Content     string `json:"content"`
+	Bytes       int    `json:"bytes"`
+}
+
+// A Namespace is a guest global (such as MCP) whose callable members are
+// bridge requests. Root describes its shape.
+type Namespace struct {
+	ID         string `json:"id"`
+	GlobalName string `json:"globalName"`
+	Root       Node   `json:"root"`
+}
+
+// A Node is one member of a namespace: an object of members, a callable path
+// or a frozen JSON value.
+type Node struct {
+	Kind    string          `json:"kind"` // "object", "call" or "value"
+	Members map[string]Node `json:"members,omitempty"`
+	Path    string          `json:"path,omitempty"`
+	Value   any             `json:"value,omitempty"`
+}
+
+// State is the controller's report on the model's async function.
+type State struct {
+	Done  bool             `json:"done"`
+	OK    bool             `json:"ok"`
+	Value RawJSON          `json:"value,omitempty"`
+	Error *ErrorDescriptor `json:"error,omitempty"`
+}
+
+// RawJSON is guest-produced JSON text, kept verbatim.
+type RawJSON []byte
+
+// MarshalJSON returns r itself.
+func (r RawJSON) MarshalJSON() ([]byte, error) {
+	if len(r) == 0 {
+		return []byte("null"), nil
+	}
+	return r, nil
+}
+
+// UnmarshalJSON stores a copy of data.
+func (r *RawJSON) UnmarshalJSON(data []byte) error {
+	*r = append((*r)[:0], data...)
+	return nil
+}
+
+// ErrorDescriptor describes a value the model's code threw.
+type ErrorDescriptor struct {
+	Name    string `json:"name"`
+	Message string `json:"message"`
+	Stack   string `json:"stack"`
+	IsError bool   `json:"isError"`
+}
+
+// Output is what TakeOutput returns: new items as JSON texts.
+type Output struct {
+	Items    []string `json:"items"`
+	Overflow bool     `json:"overflow"`
+}

@@ -1,0 +1,464 @@
+package codemode
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/codemodekit/kit/reference/internal/catalog"
+	"github.com/codemodekit/kit/reference/internal/cell"
+	"github.com/codemodekit/kit/reference/internal/config"
+	"github.com/codemodekit/kit/reference/internal/guest"
+	"github.com/codemodekit/kit/reference/internal/surface"
+)
+
+// TurnOptions describe one agent run.
+type TurnOptions struct {
+	// Config is the OpenClaw-style configuration document.
+	Config json.RawMessage
+	// AgentID, SessionID, SessionKey and RunID scope the turn. RunID is the
+	// agent run id; suspended code-mode runs only resume within it.
+	AgentID    string
+	SessionID  string
+	SessionKey string
+	RunID      string
+	// Tools are the turn's effective tools before policy: core, plugin, MCP
+	// and the client's tools.
+	Tools []Tool
+	// DisableTools marks a run that intentionally uses no tools.
+	DisableTools bool
+	Hooks        Hooks
+}
+
+// A Turn is one agent run. Its methods are safe for concurrent use.
+type Turn struct {
+	rt       *Runtime
+	opts     TurnOptions
+	settings config.Settings
+	active   bool
+	visible  []Definition
+	direct   map[string]Tool // model-visible tools by name (direct-only, or all when inactive)
+	catalog  *catalog.Catalog
+	byID     map[string]Tool
+	scope    cell.Scope
+	guestCfg []byte
+
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	mu         sync.Mutex
+	counters   struct{ search, describe, call int }
+	trajectory []TrajectoryEvent
+	nestedSeq  int
+}
+
+// ErrSurface reports a model-visible surface that is not exactly exec, wait
+// and approved direct-only tools: the turn fails closed.
+var ErrSurface = errors.New("codemode: code mode surface check failed")
+
+// StartTurn resolves configuration and policy and prepares the model-visible
+// surface of one agent run.
+func (rt *Runtime) StartTurn(opts TurnOptions) (*Turn, error) {
+	res := config.Resolve(opts.Config, opts.AgentID)
+	t := &Turn{rt: rt, opts: opts, settings: res.Settings, direct: map[string]Tool{}, byID: map[string]Tool{},
+		scope: cell.Scope{AgentRunID: opts.RunID, SessionID: opts.SessionID, SessionKey: opts.SessionKey, AgentID: opts.AgentID}}
+	t.ctx, t.cancel = context.WithCancel(context.Background())
+	if opts.DisableTools || res.Policy.EmptyAllowList() {
+		return t, nil
+	}
+	var effective []Tool
+	var ctools []catalog.Tool
+	for i, tool := range opts.Tools {
+		ct := toCatalogTool(tool, i)
+		if !res.Policy.Allows(tool.Name, catalog.ID(ct)) {
+			continue
+		}
+		effective = append(effective, tool)
+		ctools = append(ctools, ct)
+		t.byID[catalog.ID(ct)] = tool
+	}
+	if !res.Settings.Enabled || len(effective) == 0 {
+		for _, tool := range effective {
+			t.visible = append(t.visible, definitionOf(tool))
+			t.direct[tool.Name] = tool
+		}
+		return t, nil
+	}
+	t.active = true
+	t.catalog = catalog.Build(ctools)
+	_, hasMCP := countSources(t.catalog)
+	exec := surface.Exec(t.catalog, surface.Options{MCP: hasMCP, Swarm: res.Settings.Swarm})
+	wait := surface.Wait()
+	t.visible = []Definition{
+		{Name: exec.Name, Label: exec.Label, Description: exec.Description, Parameters: exec.Parameters},
+		{Name: wait.Name, Label: wait.Label, Description: wait.Description, Parameters: wait.Parameters},
+	}
+	for _, tool := range effective {
+		if tool.DirectOnly {
+			t.visible = append(t.visible, definitionOf(tool))
+			t.direct[tool.Name] = tool
+		}
+	}
+	if err := checkSurface(t.visible); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// checkSurface verifies the final surface: one exec, one wait, and otherwise
+// only distinct direct-only tools.
+func checkSurface(defs []Definition) error {
+	seen := map[string]bool{}
+	for _, d := range defs {
+		if seen[d.Name] {
+			return fmt.Errorf("%w: tool %q appears twice", ErrSurface, d.Name)
+		}
+		seen[d.Name] = true
+	}
+	if !seen[surface.ExecName] || !seen[surface.WaitName] {
+		return fmt.Errorf("%w: exec or wait is missing", ErrSurface)
+	}
+	return nil
+}
+
+func countSources(c *catalog.Catalog) (cell.Sources, bool) {
+	o, m, cl := c.Counts()
+	return cell.Sources{OpenClaw: o, MCP: m, Client: cl}, m > 0
+}
+
+func toCatalogTool(t Tool, i int) catalog.Tool {
+	ct := catalog.Tool{Name: t.Name, Label: t.Label, Description: t.Description, Owner: t.Owner, Bundled: t.Bundled,
+		MCPToolName: t.MCPToolName, Parameters: t.Parameters, OutputSchema: t.OutputSchema, DirectOnly: t.DirectOnly, Index: i}
+	switch t.Source {
+	case SourcePlugin:
+		ct.Kind = catalog.Plugin
+	case SourceMCP:
+		ct.Kind = catalog.MCP
+	case SourceClient:
+		ct.Kind = catalog.Client
+	default:
+		ct.Kind = catalog.Core
+	}
+	return ct
+}
+
+func definitionOf(t Tool) Definition {
+	params := t.Parameters
+	if len(strings.TrimSpace(string(params))) == 0 {
+		params = json.RawMessage(`{"type":"object","properties":{}}`)
+	}
+	return Definition{Name: t.Name, Label: t.Label, Description: t.Description, Parameters: params}
+}
+
+// Active reports whether code mode is active for the turn.
+func (t *Turn) Active() bool { return t.active }
+
+// Tools returns the model-visible tools, in provider order.
+func (t *Turn) Tools() []Definition { return append([]Definition(nil), t.visible...) }
+
+// Abort aborts the agent run: in-flight exec and wait calls fail and its
+// suspended code-mode runs are discarded.
+func (t *Turn) Abort() {
+	t.cancel()
+	t.rt.runner.Drop(t.scope.AgentRunID)
+}
+
+// End ends the agent run normally. Its suspended runs cannot be resumed from
+// another run, so they are discarded.
+func (t *Turn) End() {
+	t.cancel()
+	t.rt.runner.Drop(t.scope.AgentRunID)
+}
+
+// Trajectory returns the turn's tool calls in start order; nested calls name
+// the exec or wait call they ran under.
+func (t *Turn) Trajectory() []TrajectoryEvent {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return append([]TrajectoryEvent(nil), t.trajectory...)
+}
+
+// Call answers one model tool call.
+func (t *Turn) Call(ctx context.Context, toolCallID, name string, args json.RawMessage) (ToolResult, error) {
+	ctx, stop := mergeCancel(ctx, t.ctx)
+	defer stop()
+	if t.active && (name == surface.ExecName || name == surface.WaitName) {
+		return t.callControl(ctx, toolCallID, name, args), nil
+	}
+	tool, ok := t.direct[name]
+	if !ok {
+		return ToolResult{Content: []ContentBlock{{Type: "text", Text: fmt.Sprintf("Tool %s not found.", name)}}, IsError: true}, nil
+	}
+	res, err := t.runTool(ctx, tool, ToolCall{ToolCallID: toolCallID, Name: name, Input: args}, "")
+	if err != nil {
+		return ToolResult{Content: []ContentBlock{{Type: "text", Text: err.Error()}}, IsError: true}, nil
+	}
+	return res, nil
+}
+
+// mergeCancel returns a context cancelled when either a or b is.
+func mergeCancel(a, b context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(a)
+	stop := context.AfterFunc(b, cancel)
+	return ctx, func() { stop(); cancel() }
+}
+
+func (t *Turn) callControl(ctx context.Context, toolCallID, name string, args json.RawMessage) ToolResult {
+	ev := TrajectoryEvent{Type: "tool_call", ToolCallID: toolCallID, Name: name}
+	hookEv := HookEvent{ToolName: name, ToolCallID: toolCallID, Params: args}
+	if name == surface.ExecName {
+		ev.ToolKind = "code_mode_exec"
+		hookEv.ToolKind = "code_mode_exec"
+		hookEv.ToolInputKind = inputKind(args)
+		hookEv.Params = mirrorCodeCommand(args)
+	}
+	idx := t.record(ev)
+	if h := t.opts.Hooks.BeforeToolCall; h != nil {
+		d, err := h(ctx, hookEv)
+		if err != nil || d.Block {
+			t.finish(idx, StatusBlocked)
+			return blockedResult(d.Reason, err)
+		}
+		if d.Params != nil {
+			args = d.Params
+		}
+	}
+	var res cell.Result
+	if name == surface.ExecName {
+		res = t.rt.runner.Exec(ctx, hostAdapter{t}, t.scope, toolCallID, args)
+	} else {
+		res = t.rt.runner.Wait(ctx, hostAdapter{t}, t.scope, toolCallID, args)
+	}
+	status := StatusOK
+	if res.Status == "failed" {
+		status = StatusError
+	}
+	t.finish(idx, status)
+	details, _ := res.MarshalJSON()
+	return ToolResult{Content: []ContentBlock{{Type: "text", Text: res.Text()}}, Details: details}
+}
+
+// inputKind is the exec language for hooks; a missing language is javascript.
+func inputKind(args json.RawMessage) string {
+	var a struct {
+		Language string `json:"language"`
+	}
+	_ = json.Unmarshal(args, &a)
+	if a.Language == "typescript" {
+		return "typescript"
+	}
+	return "javascript"
+}
+
+// mirrorCodeCommand makes code and command mirror each other in hook params.
+func mirrorCodeCommand(args json.RawMessage) json.RawMessage {
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(args, &obj) != nil || obj == nil {
+		return args
+	}
+	if c, ok := obj["code"]; ok {
+		if _, has := obj["command"]; !has {
+			obj["command"] = c
+		}
+	} else if c, ok := obj["command"]; ok {
+		obj["code"] = c
+	}
+	b, err := json.Marshal(obj)
+	if err != nil {
+		return args
+	}
+	return b
+}
+
+// DefaultBlockReason is the message of a hook block without a reason.
+const DefaultBlockReason = "Tool call blocked by before_tool_call hook."
+
+func blockedResult(reason string, err error) ToolResult {
+	msg := reason
+	if msg == "" && err != nil {
+		msg = err.Error()
+	}
+	if msg == "" {
+		msg = DefaultBlockReason
+	}
+	return ToolResult{Content: []ContentBlock{{Type: "text", Text: msg}}, IsError: true}
+}
+
+func (t *Turn) record(ev TrajectoryEvent) int {
+	ev.Status = StatusRunning
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.trajectory = append(t.trajectory, ev)
+	return len(t.trajectory) - 1
+}
+
+func (t *Turn) finish(idx int, status string) {
+	t.mu.Lock()
+	t.trajectory[idx].Status = status
+	t.mu.Unlock()
+}
+
+// Tool call denial and block messages for nested calls.
+func deniedMessage(catalogID string) string { return "Tool call denied: " + catalogID + "." }
+
+var unsafeIDChars = regexp.MustCompile(`[^A-Za-z0-9_-]`)
+
+// runTool runs a tool through hooks and approvals, recording it in the
+// trajectory. parent is empty for model-level calls.
+func (t *Turn) runTool(ctx context.Context, tool Tool, call ToolCall, parent string) (ToolResult, error) {
+	idx := t.record(TrajectoryEvent{Type: "tool_call", ToolCallID: call.ToolCallID, Name: tool.Name, CatalogID: call.CatalogID, ParentToolCallID: parent})
+	if h := t.opts.Hooks.BeforeToolCall; h != nil {
+		d, err := h(ctx, HookEvent{ToolName: tool.Name, ToolCallID: call.ToolCallID, Params: call.Input, CatalogID: call.CatalogID, ParentToolCallID: parent})
+		if err != nil || d.Block {
+			t.finish(idx, StatusBlocked)
+			msg := d.Reason
+			if msg == "" {
+				msg = DefaultBlockReason
+			}
+			return ToolResult{}, errors.New(msg)
+		}
+		if d.Params != nil {
+			call.Input = d.Params
+		}
+	}
+	if tool.RequiresApproval {
+		approved := false
+		if a := t.opts.Hooks.Approve; a != nil {
+			ok, err := a(ctx, ApprovalRequest{ToolName: tool.Name, CatalogID: call.CatalogID, ToolCallID: call.ToolCallID, Params: call.Input})
+			approved = ok && err == nil
+		}
+		if !approved {
+			t.finish(idx, StatusDenied)
+			id := call.CatalogID
+			if id == "" {
+				id = tool.Name
+			}
+			return ToolResult{}, errors.New(deniedMessage(id))
+		}
+	}
+	if tool.Execute == nil {
+		t.finish(idx, StatusError)
+		return ToolResult{}, fmt.Errorf("tool %s has no implementation", tool.Name)
+	}
+	res, err := tool.Execute(ctx, call)
+	if err != nil {
+		t.finish(idx, StatusError)
+		return ToolResult{}, err
+	}
+	t.finish(idx, StatusOK)
+	return res, nil
+}
+
+// The cell.Host implementation.
+
+// Catalog implements cell.Host.
+func (t *Turn) Catalog() *catalog.Catalog { return t.catalog }
+
+// Settings implements cell.Host.
+func (t *Turn) Settings() config.Settings { return t.settings }
+
+// GuestConfig implements cell.Host.
+func (t *Turn) GuestConfig() []byte {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.guestCfg != nil {
+		return t.guestCfg
+	}
+	visible := t.catalog.Visible()
+	tools := make([]any, len(visible))
+	for i, e := range visible {
+		tools[i] = e.Compact()
+	}
+	conv := t.catalog.Convenience()
+	gc := guest.Config{MaxOutputBytes: t.settings.MaxOutputBytes, Tools: tools,
+		Convenience: make([]guest.Convenience, len(conv)), APIFiles: []guest.APIFile{}, Namespaces: []guest.Namespace{}}
+	for i, c := range conv {
+		gc.Convenience[i] = guest.Convenience{Name: c.Name, ID: c.ID}
+	}
+	b, err := json.Marshal(gc)
+	if err != nil {
+		b = []byte(`{}`)
+	}
+	t.guestCfg = b
+	return b
+}
+
+// Telemetry implements cell.Host.
+func (t *Turn) Telemetry() cell.Telemetry {
+	src, _ := countSources(t.catalog)
+	names := make([]string, len(t.visible))
+	for i, d := range t.visible {
+		names[i] = d.Name
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return cell.Telemetry{CatalogSize: len(t.catalog.Entries), Sources: src,
+		SearchCount: t.counters.search, DescribeCount: t.counters.describe, CallCount: t.counters.call, VisibleTools: names}
+}
+
+// Count implements cell.Host.
+func (t *Turn) Count(method string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	switch method {
+	case guest.MethodSearch:
+		t.counters.search++
+	case guest.MethodDescribe:
+		t.counters.describe++
+	default:
+		t.counters.call++
+	}
+}
+
+// Call implements cell.Host: a nested tool call from guest code.
+func (t *Turn) nestedCall(ctx context.Context, e catalog.Entry, input json.RawMessage, parent string) (cell.ToolResult, error) {
+	tool, ok := t.byID[e.ID]
+	if !ok {
+		return cell.ToolResult{}, fmt.Errorf("Unknown tool id: %s.", e.ID)
+	}
+	t.mu.Lock()
+	t.nestedSeq++
+	seq := t.nestedSeq
+	t.mu.Unlock()
+	id := fmt.Sprintf("tool_search_code:%s:%s:%d", unsafeIDChars.ReplaceAllString(parent, "_"), tool.Name, seq)
+	ctx, stop := mergeCancel(ctx, t.ctx)
+	defer stop()
+	res, err := t.runTool(ctx, tool, ToolCall{ToolCallID: id, Name: tool.Name, CatalogID: e.ID, Input: input, ParentToolCallID: parent}, parent)
+	if err != nil {
+		return cell.ToolResult{}, err
+	}
+	content, _ := json.Marshal(res.Content)
+	if res.Content == nil {
+		content = []byte("[]")
+	}
+	return cell.ToolResult{Content: content, Details: res.Details}, nil
+}
+
+// Namespace implements cell.Host. Namespaces arrive with the MCP and internal
+// namespace support; until then every path is unknown.
+func (t *Turn) Namespace(ctx context.Context, parent string, args json.RawMessage) (json.RawMessage, error) {
+	var a struct {
+		Namespace string `json:"namespace"`
+	}
+	_ = json.Unmarshal(args, &a)
+	return nil, fmt.Errorf("Unknown code mode namespace: %s", a.Namespace)
+}
+
+// ReplaySafe implements cell.Host: only openclaw-source tools marked
+// replay-safe qualify.
+func (t *Turn) ReplaySafe(e catalog.Entry) bool {
+	tool, ok := t.byID[e.ID]
+	return ok && e.Source == catalog.SourceOpenClaw && tool.ReplaySafe
+}
+
+// hostAdapter exposes Turn as a cell.Host with the nested-call method name
+// the interface wants, keeping Turn.Call for model-level calls.
+type hostAdapter struct{ *Turn }
+
+func (h hostAdapter) Call(ctx context.Context, e catalog.Entry, input json.RawMessage, parent string) (cell.ToolResult, error) {
+	return h.nestedCall(ctx, e, input, parent)
+}

@@ -1,0 +1,3 @@
+module github.com/codemodekit/kit/tools
+
+go 1.26
