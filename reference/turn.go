@@ -53,12 +53,12 @@ type Turn struct {
 	mu         sync.Mutex
 	counters   struct{ search, describe, call int }
 	trajectory []TrajectoryEvent
-	nestedSeq  int
 }
 
 // ErrSurface reports a model-visible surface that is not exactly exec, wait
-// and approved direct-only tools: the turn fails closed.
-var ErrSurface = errors.New("codemode: code mode surface check failed")
+// and approved direct-only tools: the agent run fails closed before any
+// model request (CM-4.30).
+var ErrSurface = errors.New("code mode payload check failed.")
 
 // StartTurn resolves configuration and policy and prepares the model-visible
 // surface of one agent run.
@@ -74,7 +74,7 @@ func (rt *Runtime) StartTurn(opts TurnOptions) (*Turn, error) {
 	var ctools []catalog.Tool
 	for i, tool := range opts.Tools {
 		ct := toCatalogTool(tool, i)
-		if !res.Policy.Allows(tool.Name, catalog.ID(ct)) {
+		if !res.Policy.Allows(policyRef(tool, ct)) {
 			continue
 		}
 		effective = append(effective, tool)
@@ -107,6 +107,18 @@ func (rt *Runtime) StartTurn(opts TurnOptions) (*Turn, error) {
 		return nil, err
 	}
 	return t, nil
+}
+
+// policyRef names a tool for policy matching (CM-3.6).
+func policyRef(t Tool, ct catalog.Tool) config.ToolRef {
+	ref := config.ToolRef{Name: t.Name, ID: catalog.ID(ct)}
+	switch t.Source {
+	case SourcePlugin:
+		ref.Owner = t.Owner
+	case SourceMCP:
+		ref.Owner = "bundle-mcp"
+	}
+	return ref
 }
 
 // checkSurface verifies the final surface: one exec, one wait, and otherwise
@@ -305,7 +317,19 @@ func (t *Turn) finish(idx int, status string) {
 // Tool call denial and block messages for nested calls.
 func deniedMessage(catalogID string) string { return "Tool call denied: " + catalogID + "." }
 
-var unsafeIDChars = regexp.MustCompile(`[^A-Za-z0-9_-]`)
+var unsafeIDChars = regexp.MustCompile(`[^A-Za-z0-9_.:-]+`)
+
+// nestedCallID is tool_search_code:<parent>:<tool name>:<seq> (CM-16.11).
+func nestedCallID(parent, name string, seq int) string {
+	p := unsafeIDChars.ReplaceAllString(strings.TrimSpace(parent), "_")
+	if len(p) > 120 {
+		p = p[:120]
+	}
+	if p == "" {
+		p = "call"
+	}
+	return fmt.Sprintf("tool_search_code:%s:%s:%d", p, name, seq)
+}
 
 // runTool runs a tool through hooks and approvals, recording it in the
 // trajectory. parent is empty for model-level calls.
@@ -414,33 +438,29 @@ func (t *Turn) Count(method string) {
 	}
 }
 
-// Call implements cell.Host: a nested tool call from guest code.
-func (t *Turn) nestedCall(ctx context.Context, e catalog.Entry, input json.RawMessage, parent string) (cell.ToolResult, error) {
+// nestedCall runs a nested tool call from guest code.
+func (t *Turn) nestedCall(ctx context.Context, e catalog.Entry, input json.RawMessage, n cell.Nested) (cell.ToolResult, error) {
 	tool, ok := t.byID[e.ID]
 	if !ok {
 		return cell.ToolResult{}, fmt.Errorf("Unknown tool id: %s.", e.ID)
 	}
-	t.mu.Lock()
-	t.nestedSeq++
-	seq := t.nestedSeq
-	t.mu.Unlock()
-	id := fmt.Sprintf("tool_search_code:%s:%s:%d", unsafeIDChars.ReplaceAllString(parent, "_"), tool.Name, seq)
 	ctx, stop := mergeCancel(ctx, t.ctx)
 	defer stop()
-	res, err := t.runTool(ctx, tool, ToolCall{ToolCallID: id, Name: tool.Name, CatalogID: e.ID, Input: input, ParentToolCallID: parent}, parent)
+	id := nestedCallID(n.Parent, tool.Name, n.Seq)
+	res, err := t.runTool(ctx, tool, ToolCall{ToolCallID: id, Name: tool.Name, CatalogID: e.ID, Input: input, ParentToolCallID: n.Parent}, n.Parent)
 	if err != nil {
 		return cell.ToolResult{}, err
 	}
-	content, _ := json.Marshal(res.Content)
-	if res.Content == nil {
-		content = []byte("[]")
+	content := []byte("[]")
+	if res.Content != nil {
+		content, _ = json.Marshal(res.Content)
 	}
 	return cell.ToolResult{Content: content, Details: res.Details}, nil
 }
 
 // Namespace implements cell.Host. Namespaces arrive with the MCP and internal
 // namespace support; until then every path is unknown.
-func (t *Turn) Namespace(ctx context.Context, parent string, args json.RawMessage) (json.RawMessage, error) {
+func (t *Turn) Namespace(ctx context.Context, args json.RawMessage, n cell.Nested) (json.RawMessage, error) {
 	var a struct {
 		Namespace string `json:"namespace"`
 	}
@@ -459,6 +479,6 @@ func (t *Turn) ReplaySafe(e catalog.Entry) bool {
 // the interface wants, keeping Turn.Call for model-level calls.
 type hostAdapter struct{ *Turn }
 
-func (h hostAdapter) Call(ctx context.Context, e catalog.Entry, input json.RawMessage, parent string) (cell.ToolResult, error) {
-	return h.nestedCall(ctx, e, input, parent)
+func (h hostAdapter) Call(ctx context.Context, e catalog.Entry, input json.RawMessage, n cell.Nested) (cell.ToolResult, error) {
+	return h.nestedCall(ctx, e, input, n)
 }

@@ -13,17 +13,29 @@ import (
 	"github.com/codemodekit/kit/reference/internal/guest"
 )
 
+// MaxBridgeBytes bounds every bridge request's arguments and every bridge
+// result, as compact JSON (SPEC.md CM-18.7).
+const MaxBridgeBytes = 16 << 20
+
+// Bridge size messages.
+const (
+	MsgBridgeRequestTooLarge = "code mode bridge request too large"
+	MsgBridgeResultTooLarge  = "code mode bridge result too large"
+)
+
 // A request is one guest bridge request.
 type request struct {
-	id       string
-	method   string
-	parent   string // tool call id of the exec or wait leg that made it
-	settled  bool
-	ok       bool
-	payload  string // JSON value when ok, else the error message
-	order    int    // settlement order, from 1
-	delivered bool
-	replaySafe bool
+	id     string
+	method string
+	// dispatched is false for a request a restart-safe run refused to
+	// dispatch; its work never started.
+	dispatched  bool
+	settled     bool
+	ok          bool
+	payload     string // JSON value when ok, else the error message
+	order       int    // settlement order, from 1
+	delivered   bool
+	replaySafe  bool
 	yieldReason json.RawMessage
 }
 
@@ -31,8 +43,10 @@ type request struct {
 // the work they started. The work outlives suspensions; a stored run keeps
 // its bridge.
 type bridge struct {
-	host    Host
-	maxPend int
+	host        Host
+	maxPend     int
+	parent      string // tool call id of the exec that started the run
+	restartSafe bool
 
 	ctx    context.Context // cancelled when the run ends
 	cancel context.CancelFunc
@@ -41,15 +55,15 @@ type bridge struct {
 	reqs       []*request
 	byID       map[string]*request
 	settled    int
+	nested     int
 	dispatched bool
 	notify     chan struct{}
-	parent     string
 }
 
-func newBridge(host Host, maxPending int) *bridge {
+func newBridge(host Host, maxPending int, parent string, restartSafe bool) *bridge {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &bridge{host: host, maxPend: maxPending, ctx: ctx, cancel: cancel,
-		byID: map[string]*request{}, notify: make(chan struct{}, 1)}
+	return &bridge{host: host, maxPend: maxPending, parent: parent, restartSafe: restartSafe,
+		ctx: ctx, cancel: cancel, byID: map[string]*request{}, notify: make(chan struct{}, 1)}
 }
 
 // dispose cancels every outstanding piece of work.
@@ -57,22 +71,26 @@ func (b *bridge) dispose() { b.cancel() }
 
 var bridgeIDRE = regexp.MustCompile(`^bridge:[A-Za-z]+:[1-9][0-9]*$`)
 
-// handle is the __openclawHostRequest host function. Its checks run in
-// SPEC order and throw into the guest synchronously.
+// handle is the __openclawHostRequest host function. Its checks run in SPEC
+// order and throw into the guest synchronously; a refused request is never
+// dispatched.
 func (b *bridge) handle(c *engine.HostCall) (any, error) {
 	if len(c.Args) < 3 || c.Args[0].Kind != engine.String || c.Args[1].Kind != engine.String || c.Args[2].Kind != engine.String {
 		return nil, errors.New(MsgUnsupportedMethod)
 	}
 	method, argsJSON, id := c.Args[0].Str, c.Args[1].Str, c.Args[2].Str
+	if c.Args[1].TooLarge || len(argsJSON) > MaxBridgeBytes {
+		return nil, errors.New(MsgBridgeRequestTooLarge)
+	}
 	b.mu.Lock()
-	undelivered := 0
+	defer b.mu.Unlock()
+	unsettled := 0
 	for _, r := range b.reqs {
-		if !r.delivered {
-			undelivered++
+		if !r.settled {
+			unsettled++
 		}
 	}
-	b.mu.Unlock()
-	if undelivered >= b.maxPend {
+	if unsettled >= b.maxPend {
 		return nil, errors.New(MsgTooManyPending)
 	}
 	if !guest.Methods[method] {
@@ -81,26 +99,24 @@ func (b *bridge) handle(c *engine.HostCall) (any, error) {
 	if !strings.HasPrefix(id, "bridge:"+method+":") || !bridgeIDRE.MatchString(id) {
 		return nil, errors.New(MsgInvalidBridgeID)
 	}
-	b.mu.Lock()
 	if _, dup := b.byID[id]; dup {
-		b.mu.Unlock()
 		return nil, errors.New(MsgDuplicateBridgeID)
 	}
-	r := &request{id: id, method: method, parent: b.parent}
+	r := &request{id: id, method: method}
 	b.reqs = append(b.reqs, r)
 	b.byID[id] = r
 	b.dispatched = true
-	b.mu.Unlock()
 	b.dispatch(r, json.RawMessage(argsJSON))
 	return nil, nil
 }
 
-// dispatch starts a request's work. Catalog reads finish at once; tool and
-// namespace calls run on their own goroutine.
+// dispatch starts a request's work, with b.mu held. Catalog reads finish at
+// once; tool and namespace calls run on their own goroutine. A restart-safe
+// run dispatches only replay-safe requests.
 func (b *bridge) dispatch(r *request, args json.RawMessage) {
 	switch r.method {
 	case guest.MethodSearch:
-		r.replaySafe = true
+		r.replaySafe, r.dispatched = true, true
 		b.host.Count(guest.MethodSearch)
 		var a struct {
 			Query string `json:"query"`
@@ -117,9 +133,9 @@ func (b *bridge) dispatch(r *request, args json.RawMessage) {
 		for i, e := range hits {
 			out[i] = e.Compact()
 		}
-		b.settle(r, true, mustJSON(out))
+		b.settleLocked(r, true, mustJSON(out))
 	case guest.MethodDescribe:
-		r.replaySafe = true
+		r.replaySafe, r.dispatched = true, true
 		b.host.Count(guest.MethodDescribe)
 		var a struct {
 			ID string `json:"id"`
@@ -127,26 +143,31 @@ func (b *bridge) dispatch(r *request, args json.RawMessage) {
 		_ = json.Unmarshal(args, &a)
 		e, err := b.host.Catalog().Lookup(a.ID)
 		if err != nil {
-			b.settle(r, false, err.Error())
+			b.settleLocked(r, false, err.Error())
 			return
 		}
-		b.settle(r, true, mustJSON(e.Describe()))
+		b.settleLocked(r, true, mustJSON(e.Describe()))
 	case guest.MethodCall, guest.MethodCallValue:
-		b.host.Count(guest.MethodCall)
 		var a struct {
 			ID    string          `json:"id"`
 			Input json.RawMessage `json:"input"`
 		}
 		_ = json.Unmarshal(args, &a)
 		e, err := b.host.Catalog().Lookup(a.ID)
-		if err != nil {
-			b.settle(r, false, err.Error())
+		r.replaySafe = err == nil && strings.TrimSpace(a.ID) == e.ID && b.host.ReplaySafe(e)
+		if b.restartSafe && !r.replaySafe {
 			return
 		}
-		r.replaySafe = strings.TrimSpace(a.ID) == e.ID && b.host.ReplaySafe(e)
-		go b.runCall(r, e, a.Input)
+		r.dispatched = true
+		b.host.Count(guest.MethodCall)
+		if err != nil {
+			b.settleLocked(r, false, err.Error())
+			return
+		}
+		b.nested++
+		go b.runCall(r, e, a.Input, Nested{Parent: b.parent, Seq: b.nested})
 	case guest.MethodYield:
-		r.replaySafe = true
+		r.replaySafe, r.dispatched = true, true
 		var a struct {
 			Reason json.RawMessage `json:"reason"`
 		}
@@ -156,9 +177,15 @@ func (b *bridge) dispatch(r *request, args json.RawMessage) {
 		}
 		r.yieldReason = a.Reason
 	case guest.MethodNamespace:
+		if b.restartSafe {
+			return
+		}
+		r.dispatched = true
 		b.host.Count(guest.MethodCall)
+		b.nested++
+		n := Nested{Parent: b.parent, Seq: b.nested}
 		go func() {
-			v, err := b.host.Namespace(b.ctx, r.parent, args)
+			v, err := b.host.Namespace(b.ctx, args, n)
 			if err != nil {
 				b.settle(r, false, err.Error())
 				return
@@ -168,11 +195,11 @@ func (b *bridge) dispatch(r *request, args json.RawMessage) {
 	}
 }
 
-func (b *bridge) runCall(r *request, e catalog.Entry, input json.RawMessage) {
+func (b *bridge) runCall(r *request, e catalog.Entry, input json.RawMessage, n Nested) {
 	if len(input) == 0 {
 		input = json.RawMessage("{}")
 	}
-	res, err := b.host.Call(b.ctx, e, input, r.parent)
+	res, err := b.host.Call(b.ctx, e, input, n)
 	if err != nil {
 		b.settle(r, false, err.Error())
 		return
@@ -181,14 +208,14 @@ func (b *bridge) runCall(r *request, e catalog.Entry, input json.RawMessage) {
 		if res.Details != nil {
 			b.settle(r, true, string(res.Details))
 		} else {
-			b.settle(r, true, mustJSON(res.Envelope()))
+			b.settle(r, true, mustJSON(res))
 		}
 		return
 	}
 	b.settle(r, true, mustJSON(struct {
 		Tool   catalog.Compact `json:"tool"`
 		Result ToolResult      `json:"result"`
-	}{e.Compact(), res.Envelope()}))
+	}{e.Compact(), res}))
 }
 
 func mustJSON(v any) string {
@@ -202,13 +229,19 @@ func mustJSON(v any) string {
 // settle records a request's outcome and wakes whoever waits for host work.
 func (b *bridge) settle(r *request, ok bool, payload string) {
 	b.mu.Lock()
+	b.settleLocked(r, ok, payload)
+	b.mu.Unlock()
+}
+
+func (b *bridge) settleLocked(r *request, ok bool, payload string) {
 	if r.settled {
-		b.mu.Unlock()
 		return
+	}
+	if ok && len(payload) > MaxBridgeBytes {
+		ok, payload = false, MsgBridgeResultTooLarge
 	}
 	b.settled++
 	r.settled, r.ok, r.payload, r.order = true, ok, payload, b.settled
-	b.mu.Unlock()
 	select {
 	case b.notify <- struct{}{}:
 	default:
@@ -218,21 +251,17 @@ func (b *bridge) settle(r *request, ok bool, payload string) {
 // resolveYields settles every pending yield: a wait resumes them.
 func (b *bridge) resolveYields() {
 	b.mu.Lock()
-	var ys []*request
+	defer b.mu.Unlock()
 	for _, r := range b.reqs {
 		if r.method == guest.MethodYield && !r.settled {
-			ys = append(ys, r)
+			b.settleLocked(r, true, `{"status":"yielded","reason":`+string(r.yieldReason)+`}`)
 		}
-	}
-	b.mu.Unlock()
-	for _, r := range ys {
-		b.settle(r, true, `{"status":"yielded","reason":`+string(r.yieldReason)+`}`)
 	}
 }
 
-// snapshotState reports the undelivered requests: those settled and ready
-// for delivery in settlement order, and those still pending.
-func (b *bridge) snapshotState() (ready, pending []*request) {
+// state reports the undelivered requests: those settled and ready for
+// delivery in settlement order, and those still pending, in issue order.
+func (b *bridge) state() (ready, pending []*request) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	for _, r := range b.reqs {
@@ -263,10 +292,4 @@ func (b *bridge) dispatchStarted() bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.dispatched
-}
-
-func (b *bridge) setParent(id string) {
-	b.mu.Lock()
-	b.parent = id
-	b.mu.Unlock()
 }

@@ -1,5 +1,5 @@
 // Package cell executes code-mode cells: exec and wait, the guest legs
-// between them, auto-drain of ready bridge requests, suspension into
+// between them, inline resolution of ready bridge requests, suspension into
 // snapshots and resumption (SPEC.md chapters 5, 7, 8, 9 and 17).
 package cell
 
@@ -20,11 +20,15 @@ import (
 )
 
 // WatchdogGrace is how long past its deadline a leg may run before the host
-// gives up on it and reports a watchdog timeout.
+// gives up on it and reports a watchdog timeout (SPEC.md CM-18.3).
 const WatchdogGrace = 2 * time.Second
 
+// snapshotHeaderBytes is the size of a serialized snapshot beyond memory:
+// the QJSS version 2 header and its extension count.
+const snapshotHeaderBytes = 28
+
 // Runner executes cells. It owns the process's suspended runs. It is safe
-// for concurrent use; each cell runs on its own goroutine.
+// for concurrent use; each leg runs on its own goroutine.
 type Runner struct {
 	eng    *engine.Engine
 	engErr error
@@ -58,13 +62,6 @@ func (rn *Runner) Drop(agentRunID string) int {
 	return rn.store.removeWhere(func(r *run) bool { return r.scope.AgentRunID == agentRunID })
 }
 
-// DropSession discards the suspended runs of a session.
-func (rn *Runner) DropSession(sessionID, sessionKey string) int {
-	return rn.store.removeWhere(func(r *run) bool {
-		return r.scope.SessionID == sessionID && r.scope.SessionKey == sessionKey
-	})
-}
-
 func newRunID() string {
 	var b [16]byte
 	_, _ = rand.Read(b[:])
@@ -73,10 +70,9 @@ func newRunID() string {
 	return fmt.Sprintf("cm_%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }
 
-// resumeMin is the time a leg needs left to resume inline.
+// resumeMin is the time a leg needs left to resume inline (CM-8.14).
 func resumeMin(timeoutMs int) time.Duration {
-	ms := max(1, timeoutMs/2)
-	return time.Duration(min(250, ms)) * time.Millisecond
+	return time.Duration(min(250, max(1, timeoutMs/2))) * time.Millisecond
 }
 
 // Exec runs one exec call. toolCallID is the model's id for the call.
@@ -86,14 +82,20 @@ func (rn *Runner) Exec(ctx context.Context, host Host, scope Scope, toolCallID s
 	return res
 }
 
+// unavailable is the fail-closed result when the engine cannot run code.
+func unavailable(reason string) Result {
+	return Failed(CodeRuntimeUnavailable, PhaseHost, MsgRuntimeUnavailable+reason)
+}
+
 func (rn *Runner) exec(ctx context.Context, host Host, scope Scope, toolCallID string, args json.RawMessage) Result {
 	in, fail := ParseExec(args)
 	if fail != nil {
 		return *fail
 	}
 	s := host.Settings()
+	rn.store.sweep()
 	if !s.RuntimeSupported() {
-		return Failed(CodeRuntimeUnavailable, PhaseHost, fmt.Sprintf("%sunsupported runtime %q.", MsgRuntimeUnavailable, s.Runtime))
+		return unavailable("unsupported runtime " + s.RuntimeJSON + ".")
 	}
 	if rn.engErr != nil || rn.eng == nil {
 		reason := "quickjs-wasi is not loaded"
@@ -101,7 +103,7 @@ func (rn *Runner) exec(ctx context.Context, host Host, scope Scope, toolCallID s
 		if errors.As(rn.engErr, &ue) {
 			reason = ue.Reason
 		}
-		return Failed(CodeRuntimeUnavailable, PhaseHost, MsgRuntimeUnavailable+reason+".")
+		return unavailable(reason)
 	}
 	if !s.LanguageEnabled(in.Language) {
 		return Failed(CodeInvalidInput, PhaseInput, LanguageDisabled(in.Language))
@@ -112,43 +114,44 @@ func (rn *Runner) exec(ctx context.Context, host Host, scope Scope, toolCallID s
 		return Failed(CodeInvalidInput, PhaseInput, pf.Message)
 	}
 	if time.Now().After(deadline) {
-		return Failed(CodeTimeout, PhaseInput, MsgTimeout)
+		return Failed(CodeTimeout, PhaseHost, MsgTimeout)
 	}
-	r := &run{scope: scope, host: host, bridge: newBridge(host, s.MaxPendingToolCalls), restartSafe: in.RestartSafe}
-	r.bridge.setParent(toolCallID)
+	r := &run{scope: scope, host: host, bridge: newBridge(host, s.MaxPendingToolCalls, toolCallID, in.RestartSafe), restartSafe: in.RestartSafe}
 	return rn.supervise(ctx, r, deadline, true, func(l *leg) Result {
-		vm, err := rn.pool.get()
+		pv, err := rn.pool.get()
 		if err != nil {
-			return Failed(CodeRuntimeUnavailable, PhaseHost, MsgRuntimeUnavailable+err.Error()+".")
+			return l.fail(failRuntime, CodeRuntimeUnavailable, MsgRuntimeUnavailable+err.Error())
 		}
-		l.setVM(vm)
-		if err := vm.SetMemoryLimit(uint32(s.MemoryLimitBytes)); err != nil {
-			return rn.engineFailure(l, err)
+		l.setVM(pv.vm)
+		r.ctl = pv.ctl
+		if err := pv.vm.SetMemoryLimit(uint32(s.MemoryLimitBytes)); err != nil {
+			return l.engineFailure(err)
 		}
-		vm.Bind(guest.HostRequest, r.bridge.handle)
-		if _, err := vm.Call(guest.Configure, string(host.GuestConfig())); err != nil {
-			return rn.engineFailure(l, err)
+		pv.vm.Bind(guest.HostRequest, r.bridge.handle)
+		if _, err := pv.vm.CallMethod(r.ctl, guest.Configure, string(host.GuestConfig())); err != nil {
+			return l.engineFailure(err)
 		}
-		vm.SetDeadline(deadline)
-		if _, err := vm.EvalCall(script, guest.UserFile, guest.Start); err != nil {
-			return rn.engineFailure(l, err)
+		pv.vm.SetDeadline(deadline)
+		if _, err := pv.vm.EvalCallMethod(script, guest.UserFile, r.ctl, guest.Start); err != nil {
+			return l.engineFailure(err)
 		}
-		return rn.drive(l)
+		return l.drive()
 	})
 }
 
 // Wait runs one wait call.
 func (rn *Runner) Wait(ctx context.Context, host Host, scope Scope, toolCallID string, args json.RawMessage) Result {
-	res := rn.wait(ctx, host, scope, toolCallID, args)
+	res := rn.wait(ctx, scope, args)
 	res.Telemetry = host.Telemetry()
 	return res
 }
 
-func (rn *Runner) wait(ctx context.Context, host Host, scope Scope, toolCallID string, args json.RawMessage) Result {
+func (rn *Runner) wait(ctx context.Context, scope Scope, args json.RawMessage) Result {
 	id, fail := ParseWait(args)
 	if fail != nil {
 		return *fail
 	}
+	rn.store.sweep()
 	r, msg := rn.store.acquire(id, scope)
 	if msg != "" {
 		return Failed(CodeInvalidInput, PhaseInput, msg)
@@ -159,40 +162,43 @@ func (rn *Runner) wait(ctx context.Context, host Host, scope Scope, toolCallID s
 	if !r.awaitReady(ctx, deadline.Add(-resumeMin(s.TimeoutMs))) {
 		if ctx.Err() != nil {
 			rn.store.remove(r)
-			return Failed(CodeTimeout, PhaseHost, MsgAborted)
+			res := Failed(CodeTimeout, PhaseBridge, MsgAborted)
+			res.BridgeDispatchStarted, res.ReplaySafe = true, r.restartSafe
+			return res
 		}
-		_, pending := r.bridge.snapshotState()
+		_, pending := r.bridge.state()
 		rn.store.release(r)
 		return Result{Status: "waiting", RunID: r.id, Reason: reasonOf(pending), Pending: pendingCalls(pending), ReplaySafe: r.restartSafe && allReplaySafe(pending)}
 	}
-	r.bridge.setParent(toolCallID)
 	return rn.supervise(ctx, r, deadline, false, func(l *leg) Result {
-		z := r.snapshot
-		bin, err := engine.Decompress(z, r.rawSize)
+		bin, err := engine.Decompress(r.snapshot, r.rawSize)
 		if err != nil {
-			return Failed(CodeInternal, PhaseHost, MsgRestoreFailed)
+			return l.fail(failRestore, CodeInternal, MsgRestoreFailed)
 		}
 		var snap engine.Snapshot
 		if err := snap.UnmarshalBinary(bin); err != nil {
-			return Failed(CodeInternal, PhaseHost, MsgRestoreFailed)
+			return l.fail(failRestore, CodeInternal, MsgRestoreFailed)
 		}
 		vm, err := rn.eng.Restore(context.Background(), &snap, engine.Limits{MemoryBytes: uint32(s.MemoryLimitBytes)})
 		if err != nil {
-			return Failed(CodeInternal, PhaseHost, MsgRestoreFailed)
+			return l.fail(failRestore, CodeInternal, MsgRestoreFailed)
 		}
 		l.setVM(vm)
 		vm.Bind(guest.HostRequest, r.bridge.handle)
 		bindRandom(vm)
 		vm.SetUnhandledRejections(r.rejected)
 		vm.SetDeadline(deadline)
-		return rn.drive(l)
+		return l.drive()
 	})
 }
 
-// awaitReady waits until a request of r is ready for delivery.
+// awaitReady waits until the run is ready: in awaiting mode until a request
+// has settled, in draining mode until all have (CM-8.22). The mode is that
+// of the run when it was stored.
 func (r *run) awaitReady(ctx context.Context, until time.Time) bool {
 	for {
-		if ready, _ := r.bridge.snapshotState(); len(ready) > 0 {
+		ready, pending := r.bridge.state()
+		if len(ready) > 0 && (!r.draining || len(pending) == 0) {
 			return true
 		}
 		wait := time.Until(until)
@@ -247,10 +253,8 @@ func (l *leg) abort() {
 // abandoned with a watchdog timeout, and the host never blocks on it.
 func (rn *Runner) supervise(ctx context.Context, r *run, deadline time.Time, fresh bool, body func(*leg) Result) Result {
 	l := &leg{ctx: ctx, run: r, deadline: deadline, fresh: fresh, rn: rn, redeliver: !fresh}
-	var (
-		once   sync.Once
-		result = make(chan Result, 1)
-	)
+	var once sync.Once
+	result := make(chan Result, 1)
 	finish := func(res Result) bool {
 		delivered := false
 		once.Do(func() { result <- res; delivered = true })
@@ -274,16 +278,17 @@ func (rn *Runner) supervise(ctx context.Context, r *run, deadline time.Time, fre
 	}()
 	watchdog := time.NewTimer(time.Until(deadline) + WatchdogGrace)
 	defer watchdog.Stop()
+	done := ctx.Done()
 	for {
 		select {
 		case res := <-result:
 			return res
-		case <-ctx.Done():
+		case <-done:
 			l.abort()
-			ctx = context.Background() // report once; the leg ends itself
+			done = nil // the leg ends itself and reports the abort
 		case <-watchdog.C:
 			l.abort()
-			if finish(Failed(CodeTimeout, PhaseHost, MsgWatchdog)) {
+			if finish(l.fail(failWatchdog, CodeTimeout, MsgWatchdog)) {
 				return <-result
 			}
 		}
@@ -292,58 +297,64 @@ func (rn *Runner) supervise(ctx context.Context, r *run, deadline time.Time, fre
 
 // drive runs the guest until it completes, fails or must suspend, settling
 // ready bridge requests inline while the deadline allows.
-func (rn *Runner) drive(l *leg) Result {
+func (l *leg) drive() Result {
 	r, vm := l.run, l.vm
 	s := r.host.Settings()
 	for {
 		if err := vm.DrainJobs(); err != nil {
-			return rn.engineFailure(l, err)
+			return l.engineFailure(err)
 		}
 		if res, bad := l.collectOutput(); bad {
 			return res
 		}
-		stateJSON, err := vm.Call(guest.StateFn)
+		stateJSON, err := vm.CallMethod(r.ctl, guest.StateFn)
 		if err != nil {
-			return rn.engineFailure(l, err)
+			return l.engineFailure(err)
 		}
 		var st guest.State
 		if err := json.Unmarshal([]byte(stateJSON), &st); err != nil {
-			return l.fail(CodeInternal, PhaseHost, "invalid code mode guest state")
+			return l.fail(failGuest, CodeInternal, "invalid code mode guest state")
 		}
-		ready, pending := r.bridge.snapshotState()
-		if len(ready) > 0 && (!r.restartSafe || l.redeliver) {
-			if r.restartSafe {
-				l.redeliver = false
+		ready, pending := r.bridge.state()
+		r.draining = st.Done
+		if len(ready) == 0 && len(pending) == 0 {
+			if !st.Done {
+				return l.fail(failGuest, CodeInternal, MsgPendingNoWork)
 			}
+			return l.complete(st)
+		}
+		if r.restartSafe && !l.redeliver {
+			return l.suspendRestartSafe(ready, pending)
+		}
+		if hasYield(pending) {
+			return l.suspend(pending)
+		}
+		if len(ready) > 0 && (!st.Done || len(pending) == 0) {
+			// Inline resolution: the snapshot limit must hold before it.
+			if snapshotHeaderBytes+vm.MemorySize() > s.MaxSnapshotBytes {
+				return l.fail(failHost, CodeSnapshotLimit, MsgSnapshotLimit)
+			}
+			l.redeliver = false
 			for _, q := range ready {
 				ok := "0"
 				if q.ok {
 					ok = "1"
 				}
 				r.bridge.markDelivered(q)
-				if _, err := vm.Call(guest.Settle, q.id, ok, q.payload); err != nil {
-					return rn.engineFailure(l, err)
+				if _, err := vm.CallMethod(r.ctl, guest.Settle, q.id, ok, q.payload); err != nil {
+					return l.engineFailure(err)
 				}
 			}
 			continue
 		}
-		if len(ready) == 0 && len(pending) == 0 {
-			if !st.Done {
-				return l.fail(CodeInternal, PhaseBridge, MsgPendingNoWork)
-			}
-			return l.complete(st)
-		}
 		if r.restartSafe {
-			return l.suspendRestartSafe(append(ready, pending...))
-		}
-		if hasYield(pending) {
-			return l.suspend(pending)
+			return l.suspendRestartSafe(ready, pending)
 		}
 		if !r.awaitReady(l.ctx, l.deadline.Add(-resumeMin(s.TimeoutMs))) {
 			if l.ctx.Err() != nil {
-				return l.fail(CodeTimeout, PhaseHost, MsgAborted)
+				return l.fail(failAbort, CodeTimeout, MsgAborted)
 			}
-			_, pending = r.bridge.snapshotState()
+			_, pending = r.bridge.state()
 			return l.suspend(pending)
 		}
 	}
@@ -411,38 +422,59 @@ func (l *leg) outputBytes() int {
 }
 
 // collectOutput moves new guest output to the run and enforces
-// maxOutputBytes over the cumulative output.
+// maxOutputBytes over the cumulative output (CM-7.18).
 func (l *leg) collectOutput() (Result, bool) {
-	raw, err := l.vm.Call(guest.TakeOutput)
+	raw, err := l.vm.CallMethod(l.run.ctl, guest.TakeOutput)
 	if err != nil {
-		return l.rn.engineFailure(l, err), true
+		return l.engineFailure(err), true
 	}
 	var out guest.Output
 	if err := json.Unmarshal([]byte(raw), &out); err != nil {
-		return l.fail(CodeInternal, PhaseHost, "invalid code mode guest output"), true
+		return l.fail(failGuest, CodeInternal, "invalid code mode guest output"), true
 	}
 	l.run.outputs = append(l.run.outputs, out.Items...)
 	if out.Overflow || l.outputBytes() > l.run.host.Settings().MaxOutputBytes {
-		return l.overLimit(), true
+		return l.fail(failGuest, CodeOutputLimit, MsgOutputLimit), true
 	}
 	return Result{}, false
 }
 
-func (l *leg) overLimit() Result {
-	l.run.delivered = len(l.run.outputs)
-	r := Failed(CodeOutputLimit, PhaseGuest, MsgOutputLimit)
-	r.BridgeDispatchStarted = l.run.bridge.dispatchStarted()
-	return r
-}
+// Failure kinds, which decide failurePhase (CM-7.6) together with whether a
+// bridge request was ever dispatched.
+type failKind int
 
-func (l *leg) fail(code, phase, msg string) Result {
-	r := Failed(code, phase, msg)
-	r.BridgeDispatchStarted = l.run.bridge.dispatchStarted()
-	r.ReplaySafe = l.run.restartSafe
-	if l.outputBytes() <= l.run.host.Settings().MaxOutputBytes {
-		r.Output = l.undelivered()
+const (
+	failGuest    failKind = iota // raised while guest code ran
+	failHost                     // host-side limit or failure
+	failAbort                    // the agent run was aborted
+	failWatchdog                 // the host watchdog expired
+	failRuntime                  // the engine is unavailable or trapped
+	failRestore                  // restoring the snapshot failed
+	failInput                    // invalid_input raised while running
+)
+
+// fail ends the run with a failed payload.
+func (l *leg) fail(kind failKind, code, msg string) Result {
+	res := Failed(code, PhaseHost, msg)
+	dispatched := l.run.bridge.dispatchStarted() || !l.fresh
+	res.BridgeDispatchStarted = dispatched
+	switch {
+	case dispatched || kind == failRestore:
+		res.FailurePhase = PhaseBridge
+	case kind == failGuest:
+		res.FailurePhase = PhaseGuest
+	case code == CodeInvalidInput:
+		res.FailurePhase = PhaseInput
+	default:
+		res.FailurePhase = PhaseHost
 	}
-	return r
+	res.ReplaySafe = l.run.restartSafe
+	if l.outputBytes() <= l.run.host.Settings().MaxOutputBytes {
+		res.Output = l.undelivered()
+	} else {
+		l.run.delivered = len(l.run.outputs)
+	}
+	return res
 }
 
 var moduleRefRE = regexp.MustCompile(`^(?:require|module|process) is not defined$`)
@@ -452,33 +484,39 @@ func (l *leg) complete(st guest.State) Result {
 	if !st.OK {
 		e := st.Error
 		if e == nil {
-			return l.fail(CodeInternal, PhaseGuest, "code mode run failed")
+			return l.fail(failGuest, CodeInternal, "Error")
 		}
 		if e.IsError && e.Name == "ReferenceError" && moduleRefRE.MatchString(e.Message) {
-			return l.fail(CodeInvalidInput, PhaseGuest, MsgModuleAccess)
+			return l.fail(failGuest, CodeInvalidInput, MsgModuleAccess)
 		}
-		return l.fail(CodeInternal, PhaseGuest, guestErrorText(e.IsError, e.Name, e.Message, e.Stack))
+		return l.fail(failGuest, CodeInternal, guestErrorText(e.IsError, e.Name, e.Message, e.Stack))
 	}
-	for _, reason := range l.vm.UnhandledRejections() {
-		return l.fail(CodeInternal, PhaseGuest, reason)
+	if reasons := l.vm.UnhandledRejections(); len(reasons) > 0 {
+		first := ""
+		for _, reason := range reasons {
+			if first == "" || reason < first {
+				first = reason
+			}
+		}
+		return l.fail(failGuest, CodeInternal, first)
 	}
 	value := []byte(st.Value)
 	if len(value) == 0 {
 		value = []byte("null")
 	}
-	s := l.run.host.Settings()
 	size := len(value)
 	if len(l.run.outputs) > 0 {
 		size += l.outputBytes()
 	}
-	if size > s.MaxOutputBytes {
-		return l.overLimit()
+	if size > l.run.host.Settings().MaxOutputBytes {
+		return l.fail(failGuest, CodeOutputLimit, MsgOutputLimit)
 	}
 	return Result{Status: "completed", Value: value, Output: l.undelivered(), ReplaySafe: l.run.restartSafe}
 }
 
-// guestErrorText formats a thrown value: "Name: message", then the guest's
-// own stack frames (frames of model code only, never host frames).
+// guestErrorText formats a thrown value (CM-10.35): "Name: message", then
+// the guest's own stack frames (frames of model code only, never host or
+// controller frames).
 func guestErrorText(isError bool, name, message, stack string) string {
 	if !isError {
 		return message
@@ -503,21 +541,21 @@ func guestErrorText(isError bool, name, message, stack string) string {
 }
 
 // engineFailure classifies an engine error ending a leg.
-func (rn *Runner) engineFailure(l *leg, err error) Result {
+func (l *leg) engineFailure(err error) Result {
 	var ge *engine.GuestError
 	if errors.As(err, &ge) {
 		switch {
 		case ge.Interrupted && l.vm != nil && l.vm.Aborted():
-			return l.fail(CodeTimeout, PhaseGuest, MsgAborted)
+			return l.fail(failAbort, CodeTimeout, MsgAborted)
 		case ge.Interrupted:
-			return l.fail(CodeTimeout, PhaseGuest, MsgTimeout)
+			return l.fail(failGuest, CodeTimeout, MsgTimeout)
 		case ge.Name == "ReferenceError" && moduleRefRE.MatchString(ge.Message):
-			return l.fail(CodeInvalidInput, PhaseGuest, MsgModuleAccess)
+			return l.fail(failGuest, CodeInvalidInput, MsgModuleAccess)
 		default:
-			return l.fail(CodeInternal, PhaseGuest, guestErrorText(true, ge.Name, ge.Message, ge.Stack))
+			return l.fail(failGuest, CodeInternal, guestErrorText(true, ge.Name, ge.Message, ge.Stack))
 		}
 	}
-	return l.fail(CodeInternal, PhaseHost, "code mode runtime failed: "+err.Error())
+	return l.fail(failRuntime, CodeRuntimeUnavailable, MsgRuntimeUnavailable+err.Error())
 }
 
 // suspend snapshots the VM and stores the run, reporting waiting.
@@ -526,15 +564,15 @@ func (l *leg) suspend(pending []*request) Result {
 	s := r.host.Settings()
 	snap, err := l.vm.Snapshot()
 	if err != nil {
-		return l.rn.engineFailure(l, err)
+		return l.engineFailure(err)
 	}
 	bin, _ := snap.MarshalBinary()
 	if len(bin) > s.MaxSnapshotBytes {
-		return l.fail(CodeSnapshotLimit, PhaseHost, MsgSnapshotLimit)
+		return l.fail(failHost, CodeSnapshotLimit, MsgSnapshotLimit)
 	}
 	z, err := engine.Compress(bin)
 	if err != nil {
-		return l.fail(CodeInternal, PhaseHost, "code mode snapshot failed: "+err.Error())
+		return l.fail(failHost, CodeInternal, "code mode snapshot failed: "+err.Error())
 	}
 	r.snapshot, r.rawSize, r.rejected = z, len(bin), l.vm.UnhandledRejections()
 	if r.id == "" {
@@ -542,7 +580,7 @@ func (l *leg) suspend(pending []*request) Result {
 	}
 	if !l.rn.store.put(r, time.Duration(s.SnapshotTTLSeconds)*time.Second) {
 		r.id = ""
-		return l.fail(CodeInvalidInput, PhaseHost, MsgTooManyRuns)
+		return l.fail(failHost, CodeInvalidInput, MsgTooManyRuns)
 	}
 	if !l.fresh {
 		l.rn.store.release(r)
@@ -551,28 +589,21 @@ func (l *leg) suspend(pending []*request) Result {
 		Output: l.undelivered(), ReplaySafe: r.restartSafe && allReplaySafe(pending)}
 }
 
-// suspendRestartSafe suspends a restart-safe run after checking that all of
-// its host work may be replayed.
-func (l *leg) suspendRestartSafe(reqs []*request) Result {
-	allNS := len(reqs) > 0
-	for _, q := range reqs {
+// suspendRestartSafe ends a leg of a restart-safe run that has host work:
+// refused requests fail the run; otherwise it suspends (CM-9.1 to CM-9.4).
+func (l *leg) suspendRestartSafe(ready, pending []*request) Result {
+	work := append(append([]*request(nil), ready...), pending...)
+	allNS := len(work) > 0
+	for _, q := range work {
 		allNS = allNS && q.method == guest.MethodNamespace
 	}
 	if allNS {
-		return l.fail(CodeInvalidInput, PhaseBridge, MsgRestartSafeNS)
+		return l.fail(failInput, CodeInvalidInput, MsgRestartSafeNS)
 	}
-	if !allReplaySafe(reqs) {
-		return l.fail(CodeInvalidInput, PhaseBridge, MsgRestartSafeEffects)
-	}
-	var pending []*request
-	for _, q := range reqs {
-		if !q.settled {
-			pending = append(pending, q)
+	for _, q := range work {
+		if !q.dispatched || !q.replaySafe {
+			return l.fail(failInput, CodeInvalidInput, MsgRestartSafeEffects)
 		}
-	}
-	if len(pending) == 0 {
-		// Ready work is delivered by the next wait, never inline.
-		pending = reqs
 	}
 	return l.suspend(pending)
 }

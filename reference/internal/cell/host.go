@@ -21,13 +21,19 @@ type Host interface {
 	// Count bumps the search, describe or call counter.
 	Count(method string)
 	// Call runs a nested tool call through the turn's normal path (policy,
-	// hooks, approvals, abort, trajectory). parent is the id of the exec or
-	// wait tool call whose leg made the request.
-	Call(ctx context.Context, e catalog.Entry, input json.RawMessage, parent string) (ToolResult, error)
+	// hooks, approvals, abort, trajectory).
+	Call(ctx context.Context, e catalog.Entry, input json.RawMessage, n Nested) (ToolResult, error)
 	// Namespace runs a namespace request (MCP or an internal namespace).
-	Namespace(ctx context.Context, parent string, args json.RawMessage) (json.RawMessage, error)
+	Namespace(ctx context.Context, args json.RawMessage, n Nested) (json.RawMessage, error)
 	// ReplaySafe reports whether calling e may be replayed after a restart.
 	ReplaySafe(e catalog.Entry) bool
+}
+
+// Nested identifies a nested call: the tool call id of the exec that started
+// the run and the call's sequence number within the run, from 1.
+type Nested struct {
+	Parent string
+	Seq    int
 }
 
 // A ToolResult is what a tool returned: content blocks and optional details.

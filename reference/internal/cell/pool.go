@@ -17,9 +17,15 @@ const poolSize = 2
 
 // pool keeps fresh VMs with the controller loaded, so a cell starts at once.
 // A VM leaves the pool once and is never returned: runs never share a VM.
+// pooled is a fresh VM and its controller.
+type pooled struct {
+	vm  *engine.VM
+	ctl engine.Handle
+}
+
 type pool struct {
 	eng   *engine.Engine
-	ready chan *engine.VM
+	ready chan pooled
 
 	mu      sync.Mutex
 	filling int
@@ -27,38 +33,39 @@ type pool struct {
 }
 
 func newPool(eng *engine.Engine) *pool {
-	p := &pool{eng: eng, ready: make(chan *engine.VM, poolSize)}
+	p := &pool{eng: eng, ready: make(chan pooled, poolSize)}
 	p.refill()
 	return p
 }
 
 // fresh makes a VM with the host functions defined and the controller
 // evaluated. Limits are applied when the VM is taken.
-func (p *pool) fresh() (*engine.VM, error) {
+func (p *pool) fresh() (pooled, error) {
 	vm, err := p.eng.NewVM(context.Background(), engine.Limits{MemoryBytes: uint32(config.MemoryLimitBytes.Range.Max)})
 	if err != nil {
-		return nil, err
+		return pooled{}, err
 	}
 	for _, name := range []string{guest.HostRequest, guest.HostRandom} {
 		if err := vm.DefineHostFunction(name, name, 3); err != nil {
 			vm.Close()
-			return nil, err
+			return pooled{}, err
 		}
 	}
 	bindRandom(vm)
-	if err := vm.Eval(guest.Controller, guest.ControllerFile); err != nil {
+	ctl, err := vm.EvalHandle(guest.Controller, guest.ControllerFile)
+	if err != nil {
 		vm.Close()
-		return nil, err
+		return pooled{}, err
 	}
-	return vm, nil
+	return pooled{vm: vm, ctl: ctl}, nil
 }
 
 // get takes a ready VM or makes one, and starts making its replacement.
-func (p *pool) get() (*engine.VM, error) {
+func (p *pool) get() (pooled, error) {
 	defer p.refill()
 	select {
-	case vm := <-p.ready:
-		return vm, nil
+	case pv := <-p.ready:
+		return pv, nil
 	default:
 		return p.fresh()
 	}
@@ -73,7 +80,7 @@ func (p *pool) refill() {
 	p.filling++
 	p.mu.Unlock()
 	go func() {
-		vm, err := p.fresh()
+		pv, err := p.fresh()
 		p.mu.Lock()
 		p.filling--
 		closed := p.closed
@@ -82,13 +89,13 @@ func (p *pool) refill() {
 			return
 		}
 		if closed {
-			vm.Close()
+			pv.vm.Close()
 			return
 		}
 		select {
-		case p.ready <- vm:
+		case p.ready <- pv:
 		default:
-			vm.Close()
+			pv.vm.Close()
 		}
 	}()
 }
@@ -99,8 +106,8 @@ func (p *pool) close() {
 	p.mu.Unlock()
 	for {
 		select {
-		case vm := <-p.ready:
-			vm.Close()
+		case pv := <-p.ready:
+			pv.vm.Close()
 		default:
 			return
 		}

@@ -3,6 +3,8 @@ package cell
 import (
 	"sync"
 	"time"
+
+	"github.com/codemodekit/kit/reference/internal/engine"
 )
 
 // MaxSuspendedRuns is the per-process cap on suspended runs.
@@ -25,6 +27,8 @@ type run struct {
 	snapshot []byte // zstd-compressed QJSS image
 	rawSize  int    // serialized (uncompressed) snapshot size
 	rejected map[uint32]string
+	ctl      engine.Handle // the controller object, valid in restored VMs too
+	draining bool          // the top-level promise settled with work left
 
 	outputs   []string
 	delivered int
@@ -73,6 +77,12 @@ func (s *store) expire(id string) {
 	if ok && !r.resuming {
 		r.bridge.dispose()
 	}
+}
+
+// sweep removes every expired run (CM-8.30).
+func (s *store) sweep() {
+	now := time.Now()
+	s.removeWhere(func(r *run) bool { return !r.resuming && !now.Before(r.expires) })
 }
 
 // acquire checks a wait against the run's scope, in SPEC order, and marks

@@ -5,6 +5,7 @@
 package config
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 )
@@ -67,8 +68,10 @@ func (f Field) read(obj map[string]json.RawMessage, max int) int {
 
 // Settings are the resolved tools.codeMode settings of one run.
 type Settings struct {
-	Enabled             bool
-	Runtime             string // as configured; see Supported
+	Enabled bool
+	Runtime string // as configured; see RuntimeSupported
+	// RuntimeJSON is the JSON text of the configured runtime value.
+	RuntimeJSON         string
 	Mode                string
 	Languages           []string
 	TimeoutMs           int
@@ -102,8 +105,17 @@ func Defaults() Settings {
 	return s
 }
 
-// Policy is the resolved tool policy of one run.
-type Policy struct {
+// A ToolRef names a tool for policy matching.
+type ToolRef struct {
+	Name string
+	ID   string // catalog id
+	// Owner is the plugin id of a plugin tool, "bundle-mcp" for an MCP
+	// tool, and empty otherwise.
+	Owner string
+}
+
+// Rules are one level of tool policy (global or per agent).
+type Rules struct {
 	// Allow is nil when no allow list is configured; an empty non-nil list
 	// allows nothing.
 	Allow     []string
@@ -111,37 +123,53 @@ type Policy struct {
 	Deny      []string
 }
 
-// Allows reports whether a tool with the given name and catalog id is active
-// under the policy. Entries match a name, a catalog id or "*"; deny wins.
-func (p Policy) Allows(name, id string) bool {
-	for _, d := range p.Deny {
-		if matches(d, name, id) {
+func (r Rules) allows(t ToolRef) bool {
+	for _, d := range r.Deny {
+		if matches(d, t) {
 			return false
 		}
 	}
-	if p.Allow == nil {
+	if r.Allow == nil {
 		return true
 	}
-	for _, a := range p.Allow {
-		if matches(a, name, id) {
+	for _, a := range r.Allow {
+		if matches(a, t) {
 			return true
 		}
 	}
-	for _, a := range p.AlsoAllow {
-		if matches(a, name, id) {
+	for _, a := range r.AlsoAllow {
+		if matches(a, t) {
 			return true
 		}
 	}
 	return false
 }
 
+// Policy is the resolved tool policy of one run: the global rules and, when
+// the run's agent has its own, the agent's rules (CM-3.5 to CM-3.8).
+type Policy struct {
+	Global Rules
+	Agent  *Rules
+}
+
+// Allows reports whether a tool is active: it must pass the global rules and
+// the agent's rules, each evaluated on its own; deny wins within a level.
+func (p Policy) Allows(t ToolRef) bool {
+	return p.Global.allows(t) && (p.Agent == nil || p.Agent.allows(t))
+}
+
 // EmptyAllowList reports an explicitly empty tools.allow: the run
 // intentionally uses no tools.
 func (p Policy) EmptyAllowList() bool {
-	return p.Allow != nil && len(p.Allow) == 0 && len(p.AlsoAllow) == 0
+	empty := func(r Rules) bool { return r.Allow != nil && len(r.Allow) == 0 }
+	return empty(p.Global) || (p.Agent != nil && empty(*p.Agent))
 }
 
-func matches(entry, name, id string) bool { return entry == "*" || entry == name || entry == id }
+// matches applies CM-3.6: a tool name, a catalog id, the owning plugin id
+// ("bundle-mcp" for MCP tools) or "*".
+func matches(entry string, t ToolRef) bool {
+	return entry == "*" || entry == t.Name || entry == t.ID || (t.Owner != "" && entry == t.Owner)
+}
 
 // Resolved is everything configuration decides for one run.
 type Resolved struct {
@@ -167,44 +195,42 @@ type toolsSection struct {
 	Deny      []string        `json:"deny"`
 }
 
+func (t toolsSection) rules() Rules {
+	r := Rules{AlsoAllow: t.AlsoAllow, Deny: t.Deny}
+	if t.Allow != nil {
+		r.Allow = *t.Allow
+		if r.Allow == nil {
+			r.Allow = []string{}
+		}
+	}
+	return r
+}
+
 // Resolve reads the run's configuration for agentID. A document that is not
 // a JSON object resolves like an empty one.
 func Resolve(raw json.RawMessage, agentID string) Resolved {
 	var doc document
 	_ = json.Unmarshal(raw, &doc)
-	global := doc.Tools
 	var agent *toolsSection
 	for i := range doc.Agents.List {
 		if doc.Agents.List[i].ID == agentID {
 			agent = &doc.Agents.List[i].Tools
+			break
 		}
 	}
-	codeMode := global.CodeMode
-	swarm := global.Swarm
-	pol := Policy{AlsoAllow: global.AlsoAllow, Deny: global.Deny}
-	if global.Allow != nil {
-		pol.Allow = *global.Allow
-		if pol.Allow == nil {
-			pol.Allow = []string{}
-		}
-	}
+	codeMode, swarm := doc.Tools.CodeMode, doc.Tools.Swarm
+	pol := Policy{Global: doc.Tools.rules()}
 	if agent != nil {
 		if agent.CodeMode != nil {
 			codeMode = mergeCodeMode(codeMode, agent.CodeMode)
 		}
 		if agent.Swarm != nil {
-			swarm = agent.Swarm
+			swarm = mergeCodeMode(swarm, agent.Swarm)
 		}
-		if agent.Allow != nil {
-			pol.Allow = *agent.Allow
-			if pol.Allow == nil {
-				pol.Allow = []string{}
-			}
+		if agent.Allow != nil || agent.AlsoAllow != nil || agent.Deny != nil {
+			r := agent.rules()
+			pol.Agent = &r
 		}
-		if agent.AlsoAllow != nil {
-			pol.AlsoAllow = agent.AlsoAllow
-		}
-		pol.Deny = append(append([]string(nil), pol.Deny...), agent.Deny...)
 	}
 	s, _ := resolveCodeMode(codeMode)
 	s.Swarm = switchOn(swarm)
@@ -222,16 +248,31 @@ func mergeCodeMode(global, agent json.RawMessage) json.RawMessage {
 	return b
 }
 
+// asObject normalises a tools.codeMode (or tools.swarm) value before the
+// per-agent merge (CM-2.16): a boolean b becomes {"enabled": b}, an absent
+// value {}, an object stays, anything else becomes {"enabled": false}.
 func asObject(raw json.RawMessage) map[string]json.RawMessage {
+	if len(raw) == 0 {
+		return map[string]json.RawMessage{}
+	}
 	var b bool
 	if err := json.Unmarshal(raw, &b); err == nil {
 		return map[string]json.RawMessage{"enabled": json.RawMessage(boolText(b))}
 	}
 	m := map[string]json.RawMessage{}
 	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
-		return map[string]json.RawMessage{}
+		return map[string]json.RawMessage{"enabled": json.RawMessage("false")}
 	}
 	return m
+}
+
+// compactJSON returns raw without insignificant whitespace.
+func compactJSON(raw json.RawMessage) string {
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, raw); err != nil {
+		return string(raw)
+	}
+	return buf.String()
 }
 
 func boolText(b bool) string {
@@ -263,12 +304,14 @@ func resolveCodeMode(raw json.RawMessage) (Settings, bool) {
 		Mode:      Mode,
 		Languages: Languages,
 	}
+	s.RuntimeJSON = `"` + Runtime + `"`
 	if v, ok := obj["runtime"]; ok {
+		s.RuntimeJSON = compactJSON(v)
 		var r string
 		if json.Unmarshal(v, &r) == nil {
 			s.Runtime = r
 		} else {
-			s.Runtime = string(v)
+			s.Runtime = s.RuntimeJSON
 		}
 	}
 	var langs []any

@@ -30,8 +30,10 @@ const (
 type Arg struct {
 	Kind Kind
 	Str  string
-	Num  float64
-	Bool bool
+	// TooLarge is set for a string longer than MaxStringBytes; Str is empty.
+	TooLarge bool
+	Num      float64
+	Bool     bool
 }
 
 // A HostCall is the context of one guest-to-host call.
@@ -96,8 +98,8 @@ func (vm *VM) DefineHostFunction(global, name string, argc int) error {
 func (vm *VM) readArg(box uint32) Arg {
 	switch {
 	case vm.is(xIsString, box):
-		s, _, _ := vm.readString(box)
-		return Arg{Kind: String, Str: s}
+		s, ok, _ := vm.readString(box)
+		return Arg{Kind: String, Str: s, TooLarge: !ok}
 	case vm.is(xIsNumber, box):
 		r, _ := vm.call(xGetFloat64, uint64(box))
 		return Arg{Kind: Number, Num: math.Float64frombits(r)}

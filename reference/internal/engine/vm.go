@@ -335,6 +335,10 @@ func (vm *VM) newString(s string) (uint32, error) {
 	return box, vm.checkException(box)
 }
 
+// MaxStringBytes bounds every string the host reads from the guest. Longer
+// strings read as empty with ok false.
+const MaxStringBytes = 64 << 20
+
 // readString converts the value in box to a string. It never runs guest
 // code for strings; callers must only pass primitives. On a conversion
 // failure the pending exception is cleared and ok is false.
@@ -348,9 +352,12 @@ func (vm *VM) readString(box uint32) (s string, ok bool, err error) {
 		return "", false, nil
 	}
 	n, _ := vm.mem.ReadUint32Le(vm.scratch)
-	b, okRead := vm.mem.Read(uint32(p), n)
+	okRead := n <= MaxStringBytes
 	if okRead {
-		s = string(b)
+		var b []byte
+		if b, okRead = vm.mem.Read(uint32(p), n); okRead {
+			s = string(b)
+		}
 	}
 	_, err = vm.call(xFreeCString, p)
 	return s, okRead, err
@@ -476,9 +483,32 @@ func (vm *VM) eval(src, filename string) (uint32, error) {
 	return box, nil
 }
 
+// A Handle is a guest value the host keeps alive. It is a value box in guest
+// memory, so it stays valid in VMs restored from a snapshot of this VM.
+type Handle uint32
+
+// EvalHandle evaluates src as a global script and keeps its completion value.
+func (vm *VM) EvalHandle(src, filename string) (Handle, error) {
+	if err := vm.enter(); err != nil {
+		return 0, err
+	}
+	defer vm.exit()
+	box, err := vm.eval(src, filename)
+	return Handle(box), err
+}
+
+// Release frees a handle.
+func (vm *VM) Release(h Handle) {
+	if err := vm.enter(); err != nil {
+		return
+	}
+	defer vm.exit()
+	vm.free(uint32(h))
+}
+
 // EvalCall evaluates src as a global script and calls the global function
 // named fn with the script's completion value as its only argument. It
-// returns fn's result converted to a string (see Call).
+// returns fn's result converted as Call converts it.
 func (vm *VM) EvalCall(src, filename, fn string) (string, error) {
 	if err := vm.enter(); err != nil {
 		return "", err
@@ -489,7 +519,31 @@ func (vm *VM) EvalCall(src, filename, fn string) (string, error) {
 		return "", err
 	}
 	defer vm.free(box)
-	return vm.callGlobal(fn, []uint32{box})
+	return vm.callOn(vm.global, fn, []uint32{box})
+}
+
+// EvalCallMethod evaluates src as a global script and calls
+// obj[method](completion value).
+func (vm *VM) EvalCallMethod(src, filename string, obj Handle, method string) (string, error) {
+	if err := vm.enter(); err != nil {
+		return "", err
+	}
+	defer vm.exit()
+	box, err := vm.eval(src, filename)
+	if err != nil {
+		return "", err
+	}
+	defer vm.free(box)
+	return vm.callOn(uint32(obj), method, []uint32{box})
+}
+
+// CallMethod calls obj[method](...args) with string arguments.
+func (vm *VM) CallMethod(obj Handle, method string, args ...string) (string, error) {
+	if err := vm.enter(); err != nil {
+		return "", err
+	}
+	defer vm.exit()
+	return vm.callStrings(uint32(obj), method, args)
 }
 
 // Call calls the global function named fn with string arguments and returns
@@ -500,6 +554,10 @@ func (vm *VM) Call(fn string, args ...string) (string, error) {
 		return "", err
 	}
 	defer vm.exit()
+	return vm.callStrings(vm.global, fn, args)
+}
+
+func (vm *VM) callStrings(this uint32, name string, args []string) (string, error) {
 	boxes := make([]uint32, 0, len(args))
 	defer func() {
 		for _, b := range boxes {
@@ -513,15 +571,15 @@ func (vm *VM) Call(fn string, args ...string) (string, error) {
 		}
 		boxes = append(boxes, b)
 	}
-	return vm.callGlobal(fn, boxes)
+	return vm.callOn(this, name, boxes)
 }
 
-func (vm *VM) callGlobal(name string, argv []uint32) (string, error) {
+func (vm *VM) callOn(this uint32, name string, argv []uint32) (string, error) {
 	kp, err := vm.writeBytes(name)
 	if err != nil {
 		return "", err
 	}
-	fn, err := vm.callBox(xGetPropString, uint64(vm.global), uint64(kp))
+	fn, err := vm.callBox(xGetPropString, uint64(this), uint64(kp))
 	_, _ = vm.call(xFree, uint64(kp))
 	if err != nil {
 		return "", err
@@ -530,11 +588,6 @@ func (vm *VM) callGlobal(name string, argv []uint32) (string, error) {
 		return "", err
 	}
 	defer vm.free(fn)
-	undef, err := vm.callBox(xGetUndefined)
-	if err != nil {
-		return "", err
-	}
-	defer vm.free(undef)
 	var argvPtr uint64
 	if len(argv) > 0 {
 		p, err := vm.call(xMalloc, uint64(4*len(argv)))
@@ -550,7 +603,7 @@ func (vm *VM) callGlobal(name string, argv []uint32) (string, error) {
 		}
 		argvPtr = p
 	}
-	res, err := vm.callBox(xCall, uint64(fn), uint64(undef), uint64(len(argv)), argvPtr)
+	res, err := vm.callBox(xCall, uint64(fn), uint64(this), uint64(len(argv)), argvPtr)
 	if err != nil {
 		return "", err
 	}

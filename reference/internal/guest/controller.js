@@ -1,16 +1,18 @@
 // The code-mode controller: the guest half of the host bridge. It is
-// evaluated once in every fresh VM, before any run data or model code, and
-// captures every intrinsic it relies on so that model code cannot tamper
-// with the bridge by patching globals or prototypes.
+// evaluated once in every fresh VM, before any run data or model code. It
+// captures every intrinsic it relies on, so model code cannot reach the
+// bridge by patching globals or prototypes, and it leaves no bridge global
+// behind: its completion value is the only way in, and only the host holds
+// it.
 //
-// Host -> guest entry points (non-writable, non-enumerable globals):
-//   __openclawConfigure(json)   install the run's globals (once per VM)
-//   __openclawStart(fn)         run the model's async function
-//   __openclawSettle(id, ok, s) settle a bridge request (s: JSON value or error message)
-//   __openclawState()           JSON: {done, ok, value?, error?}
-//   __openclawTakeOutput()      JSON: output items produced since the last take
-// Guest -> host: __openclawHostRequest(method, argsJson, id), captured here
-// and removed from globalThis before model code runs.
+// Host -> guest (methods of the completion value):
+//   configure(json)      install the run's globals (once per VM)
+//   start(fn)            run the model's async function
+//   settle(id, ok, s)    settle a bridge request (s: JSON value, or error message)
+//   state()              JSON {done, ok, value?, error?}
+//   takeOutput()         JSON {items, overflow}: output produced since the last take
+// Guest -> host: __openclawHostRequest(method, argsJson, id) and
+// __openclawRandom(), captured here and deleted from globalThis.
 (() => {
   "use strict";
   const G = globalThis;
@@ -25,6 +27,7 @@
   const freeze = Object.freeze;
   const create = Object.create;
   const ownKeys = Object.keys;
+  const getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
   const PromiseCtor = Promise;
   const ErrorCtor = Error;
   const StringCtor = String;
@@ -33,9 +36,6 @@
   const stringStartsWith = String.prototype.startsWith;
   const stringSplit = String.prototype.split;
   const stringSlice = String.prototype.slice;
-
-  const hidden = (name, value) =>
-    defineProperty(G, name, { value, writable: false, enumerable: false, configurable: false });
 
   defineProperty(Math, "random", {
     value: function random() {
@@ -46,52 +46,49 @@
     configurable: true,
   });
 
-  let maxOutputBytes = 65536;
-  const outputs = [];
-  let outputBytes = 2;
-  let outputOverflow = false;
-  let taken = 0;
-
-  // safe is the JSON adapter for text(), json() and bridge arguments.
+  // safe is the guest adapter (SPEC.md section 7.3) for text(), json(),
+  // yield reasons and bridge arguments.
   function safe(v) {
     if (v === undefined) return null;
+    let s;
     try {
-      const s = stringify(v);
-      return s === undefined ? null : parse(s);
+      s = stringify(v);
     } catch (e) {
-      if (v instanceof ErrorCtor) return { name: StringCtor(v.name), message: StringCtor(v.message) };
-      const t = typeof v;
-      if (t === "string" || t === "number" || t === "boolean") return v;
-      try {
-        return StringCtor(v);
-      } catch (e2) {
-        return apply(objectToString, v, []);
-      }
+      s = undefined;
+    }
+    if (s !== undefined) return parse(s);
+    if (v instanceof ErrorCtor) return { name: StringCtor(v.name), message: StringCtor(v.message) };
+    try {
+      return StringCtor(v);
+    } catch (e) {
+      return apply(objectToString, v, []);
     }
   }
 
-  // finalJSON is the host-side adapter for the final value, applied in the
-  // guest so that only JSON text crosses the bridge.
+  // finalJSON applies the host adapter to the final value, in the guest, so
+  // only JSON text crosses the bridge.
   function finalJSON(v) {
     if (v === undefined) return "null";
     try {
       const s = stringify(v);
       return s === undefined ? "null" : s;
     } catch (e) {
-      let fallback;
-      if (v instanceof ErrorCtor) fallback = { name: StringCtor(v.name), message: StringCtor(v.message) };
-      else {
-        const t = typeof v;
-        if (t === "bigint" || t === "symbol" || t === "function") fallback = StringCtor(v);
-        else fallback = apply(objectToString, v, []);
-      }
-      return stringify(fallback);
+      if (v instanceof ErrorCtor) return stringify({ name: StringCtor(v.name), message: StringCtor(v.message) });
+      const t = typeof v;
+      if (t === "bigint" || t === "symbol" || t === "function") return stringify(StringCtor(v));
+      return stringify(apply(objectToString, v, []));
     }
   }
 
-  // pushOutput stores one output item as JSON text. The host does the exact
-  // byte accounting; the guest only stops storing far beyond any limit so a
-  // flood cannot exhaust the heap before the host sees it.
+  // Output items are kept as JSON texts. The host does the exact byte
+  // accounting; the guest only stops storing far beyond any limit so a flood
+  // cannot exhaust the heap before the host sees it.
+  let maxOutputBytes = 65536;
+  const outputs = [];
+  let outputBytes = 2;
+  let outputOverflow = false;
+  let taken = 0;
+
   function pushOutput(item) {
     if (outputOverflow) return;
     const s = stringify(item);
@@ -124,63 +121,21 @@
     });
   }
 
-  hidden("__openclawSettle", function settle(id, ok, payload) {
-    const p = pending[id];
-    if (p === undefined) return;
-    delete pending[id];
-    if (ok === "1") p.resolve(parse(payload));
-    else p.reject(new ErrorCtor(payload));
-  });
-
-  hidden("__openclawTakeOutput", function takeOutput() {
-    const items = [];
-    for (let i = taken; i < outputs.length; i++) items[items.length] = outputs[i];
-    taken = outputs.length;
-    return stringify({ items, overflow: outputOverflow });
-  });
-
-  let done = false;
-  let ok = false;
-  let value;
-  let error;
-
-  hidden("__openclawStart", function start(fn) {
-    let p;
-    try {
-      p = fn();
-    } catch (e) {
-      done = true;
-      error = e;
-      return;
-    }
-    apply(promiseThen, p, [
-      (v) => {
-        done = true;
-        ok = true;
-        value = v;
-      },
-      (e) => {
-        done = true;
-        error = e;
-      },
-    ]);
-  });
-
   function describeError(e) {
-    if (e instanceof ErrorCtor) {
-      let name = "Error";
-      let message = "";
-      let stack = "";
+    if (e !== null && typeof e === "object") {
+      let name;
+      let message;
       try {
-        name = StringCtor(e.name);
+        name = e.name;
+        message = e.message;
       } catch (x) {}
-      try {
-        message = StringCtor(e.message);
-      } catch (x) {}
-      try {
-        stack = typeof e.stack === "string" ? e.stack : "";
-      } catch (x) {}
-      return { name, message, stack, isError: true };
+      if (typeof name === "string" && typeof message === "string") {
+        let stack = "";
+        try {
+          stack = typeof e.stack === "string" ? e.stack : "";
+        } catch (x) {}
+        return { name, message, stack, isError: true };
+      }
     }
     let message;
     try {
@@ -190,12 +145,6 @@
     }
     return { name: "", message, stack: "", isError: false };
   }
-
-  hidden("__openclawState", function state() {
-    if (!done) return '{"done":false}';
-    if (ok) return '{"done":true,"ok":true,"value":' + finalJSON(value) + "}";
-    return stringify({ done: true, ok: false, error: describeError(error) });
-  });
 
   function deepFreeze(v) {
     if (v !== null && typeof v === "object") {
@@ -211,7 +160,6 @@
   }
 
   function invalidPath(path) {
-    if (typeof path !== "string") return true;
     const segs = apply(stringSplit, path, ["/"]);
     for (let i = 0; i < segs.length; i++) {
       const s = segs[i];
@@ -220,20 +168,42 @@
     return false;
   }
 
-  defineProperty(G, "__openclawConfigure", { writable: false, enumerable: false, configurable: true, value: function configure(configJSON) {
+  // buildNamespace turns a namespace descriptor into frozen guest objects. A
+  // node is {kind: "object", members: {...}}, {kind: "call", path: "a.b"} or
+  // {kind: "value", value: json}.
+  function buildNamespace(ns) {
+    const nsId = ns.id;
+    const build = (node) => {
+      if (node.kind === "call") {
+        const path = node.path;
+        return async function () {
+          const args = [];
+          for (let i = 0; i < arguments.length; i++) args[i] = arguments[i];
+          return request("namespace", { namespace: nsId, path, args: safe(args), argc: arguments.length });
+        };
+      }
+      if (node.kind === "value") return deepFreeze(node.value);
+      const obj = {};
+      const names = ownKeys(node.members);
+      for (let i = 0; i < names.length; i++) {
+        defineProperty(obj, names[i], { value: build(node.members[names[i]]), enumerable: true });
+      }
+      return freeze(obj);
+    };
+    return build(ns.root);
+  }
+
+  function configure(configJSON) {
     const cfg = parse(configJSON);
     maxOutputBytes = cfg.maxOutputBytes;
 
-    const catalog = deepFreeze(cfg.tools);
     const search = async function search(query, options) {
       if (typeof query !== "string") throw new ErrorCtor("search query must be a string.");
       let limit = null;
-      if (options !== undefined && options !== null) {
+      if (options !== undefined && options !== null && options.limit !== undefined) {
         const l = options.limit;
-        if (l !== undefined) {
-          if (typeof l !== "number" || !(l > 0) || l % 1 !== 0) throw new ErrorCtor("limit must be a positive integer.");
-          limit = l;
-        }
+        if (typeof l !== "number" || !(l >= 1) || l % 1 !== 0) throw new ErrorCtor("limit must be a positive integer.");
+        limit = l;
       }
       return request("search", { query, limit });
     };
@@ -260,13 +230,11 @@
         enumerable: true,
       });
     }
-    freeze(tools);
 
     const files = cfg.apiFiles;
-    const API = freeze({
+    const API = {
       list: async function list(prefix) {
         let p = prefix === undefined || prefix === null ? "" : StringCtor(prefix);
-        while (apply(stringStartsWith, p, ["/"])) p = apply(stringSlice, p, [1]);
         while (p.length > 0 && p[p.length - 1] === "/") p = apply(stringSlice, p, [0, -1]);
         const out = [];
         for (let i = 0; i < files.length; i++) {
@@ -278,8 +246,9 @@
         return { files: out };
       },
       read: async function read(path) {
+        if (typeof path !== "string") throw new ErrorCtor("invalid API file path");
         let p = path;
-        if (typeof p === "string") while (apply(stringStartsWith, p, ["/"])) p = apply(stringSlice, p, [1]);
+        if (apply(stringStartsWith, p, ["/"])) p = apply(stringSlice, p, [1]);
         if (invalidPath(p)) throw new ErrorCtor("invalid API file path");
         for (let i = 0; i < files.length; i++) {
           const f = files[i];
@@ -287,57 +256,88 @@
         }
         throw new ErrorCtor("Unknown API file: " + p);
       },
-    });
+    };
 
-    const namespaceObjects = create(null);
+    const globalsByName = create(null);
+    let mcp = freeze({});
     const nsList = cfg.namespaces;
     for (let i = 0; i < nsList.length; i++) {
       const ns = nsList[i];
-      namespaceObjects[ns.globalName] = buildNamespace(ns);
+      const obj = buildNamespace(ns);
+      if (ns.globalName === "MCP") mcp = obj;
+      else globalsByName[ns.globalName] = obj;
     }
-    const namespaces = freeze(Object.assign({}, namespaceObjects));
+    const namespaces = {};
+    const names = ownKeys(globalsByName);
+    for (let i = 0; i < names.length; i++) namespaces[names[i]] = globalsByName[names[i]];
 
-    constant("ALL_TOOLS", catalog);
-    constant("tools", tools);
-    constant("API", API);
-    constant("namespaces", namespaces);
+    constant("ALL_TOOLS", deepFreeze(cfg.tools));
+    constant("tools", freeze(tools));
+    constant("MCP", mcp);
+    constant("namespaces", freeze(namespaces));
+    constant("API", freeze(API));
     constant("text", text);
     constant("json", json);
     constant("yield_control", async function yield_control(reason) {
-      return request("yield", { reason: reason === undefined ? null : reason });
+      return request("yield", { reason: reason === undefined ? null : safe(reason) });
     });
-    const globalNames = ownKeys(namespaceObjects);
-    for (let i = 0; i < globalNames.length; i++) {
-      const name = globalNames[i];
-      const d = Object.getOwnPropertyDescriptor(G, name);
+    for (let i = 0; i < names.length; i++) {
+      const d = getOwnPropertyDescriptor(G, names[i]);
       if (d !== undefined && !d.configurable) continue;
-      defineProperty(G, name, { value: namespaceObjects[name], writable: false, enumerable: false, configurable: true });
+      constant(names[i], globalsByName[names[i]]);
     }
-    delete G.__openclawConfigure;
-  } });
-
-  // buildNamespace turns a namespace descriptor into frozen guest objects.
-  // A descriptor node is {kind: "object", members: {name: node}} or
-  // {kind: "call", path: "a.b"} or {kind: "value", value: json}.
-  function buildNamespace(ns) {
-    const build = (node) => {
-      if (node.kind === "call") {
-        const path = node.path;
-        const nsId = ns.id;
-        return async function () {
-          const args = [];
-          for (let i = 0; i < arguments.length; i++) args[i] = arguments[i] === undefined ? null : arguments[i];
-          return request("namespace", { namespace: nsId, path, args, argc: arguments.length });
-        };
-      }
-      if (node.kind === "value") return deepFreeze(node.value);
-      const obj = {};
-      const names = ownKeys(node.members);
-      for (let i = 0; i < names.length; i++) {
-        defineProperty(obj, names[i], { value: build(node.members[names[i]]), enumerable: true });
-      }
-      return freeze(obj);
-    };
-    return build(ns.root);
   }
+
+  let started = false;
+  let done = false;
+  let ok = false;
+  let value;
+  let error;
+
+  function start(fn) {
+    if (started) return;
+    started = true;
+    let p;
+    try {
+      p = fn();
+    } catch (e) {
+      done = true;
+      error = e;
+      return;
+    }
+    apply(promiseThen, p, [
+      (v) => {
+        done = true;
+        ok = true;
+        value = v;
+      },
+      (e) => {
+        done = true;
+        error = e;
+      },
+    ]);
+  }
+
+  function settle(id, okFlag, payload) {
+    const p = pending[id];
+    if (p === undefined) return;
+    delete pending[id];
+    if (okFlag === "1") p.resolve(parse(payload));
+    else p.reject(new ErrorCtor(payload === "" ? "nested tool failed" : payload));
+  }
+
+  function state() {
+    if (!done) return '{"done":false}';
+    if (ok) return '{"done":true,"ok":true,"value":' + finalJSON(value) + "}";
+    return stringify({ done: true, ok: false, error: describeError(error) });
+  }
+
+  function takeOutput() {
+    const items = [];
+    for (let i = taken; i < outputs.length; i++) items[items.length] = outputs[i];
+    taken = outputs.length;
+    return stringify({ items, overflow: outputOverflow });
+  }
+
+  return freeze({ configure, start, settle, state, takeOutput });
 })();

@@ -26,13 +26,14 @@ const (
 	HostRandom  = "__openclawRandom"
 )
 
-// Controller entry points the host calls.
+// Methods of the controller object (the controller script's completion
+// value, held only by the host).
 const (
-	Configure  = "__openclawConfigure"
-	Start      = "__openclawStart"
-	Settle     = "__openclawSettle"
-	StateFn    = "__openclawState"
-	TakeOutput = "__openclawTakeOutput"
+	Configure  = "configure"
+	Start      = "start"
+	Settle     = "settle"
+	StateFn    = "state"
+	TakeOutput = "takeOutput"
 )
 
 // Bridge methods the guest may request.
