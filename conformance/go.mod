@@ -1,3 +1,27 @@
 module github.com/codemodekit/kit/conformance
 
 go 1.26
+
+require (
+	github.com/codemodekit/kit/fakes v0.0.0
+	github.com/codemodekit/kit/features v0.0.0
+	github.com/codemodekit/kit/fixtures v0.0.0
+	github.com/cucumber/gherkin/go/v42 v42.0.0
+	github.com/cucumber/godog v0.16.0
+	github.com/cucumber/messages/go/v34 v34.2.1
+	github.com/google/go-cmp v0.7.0
+)
+
+require (
+	github.com/google/uuid v1.6.0 // indirect
+	github.com/hashicorp/go-immutable-radix v1.3.1 // indirect
+	github.com/hashicorp/go-memdb v1.3.5 // indirect
+	github.com/hashicorp/golang-lru v0.5.4 // indirect
+	github.com/spf13/pflag v1.0.10 // indirect
+)
+
+replace (
+	github.com/codemodekit/kit/fakes => ../fakes
+	github.com/codemodekit/kit/features => ../features
+	github.com/codemodekit/kit/fixtures => ../fixtures
+)

@@ -1,3 +1,35 @@
 module github.com/codemodekit/kit/tools
 
 go 1.26
+
+require (
+	github.com/codemodekit/kit/conformance v0.0.0
+	github.com/codemodekit/kit/reference v0.0.0
+)
+
+require (
+	github.com/codemodekit/kit/fakes v0.0.0 // indirect
+	github.com/codemodekit/kit/features v0.0.0 // indirect
+	github.com/codemodekit/kit/fixtures v0.0.0 // indirect
+	github.com/cucumber/gherkin/go/v42 v42.0.0 // indirect
+	github.com/cucumber/godog v0.16.0 // indirect
+	github.com/cucumber/messages/go/v34 v34.2.1 // indirect
+	github.com/evanw/esbuild v0.28.2 // indirect
+	github.com/google/go-cmp v0.7.0 // indirect
+	github.com/google/uuid v1.6.0 // indirect
+	github.com/hashicorp/go-immutable-radix v1.3.1 // indirect
+	github.com/hashicorp/go-memdb v1.3.5 // indirect
+	github.com/hashicorp/golang-lru v0.5.4 // indirect
+	github.com/klauspost/compress v1.20.4 // indirect
+	github.com/spf13/pflag v1.0.10 // indirect
+	github.com/tetratelabs/wazero v1.12.0 // indirect
+	golang.org/x/sys v0.44.0 // indirect
+)
+
+replace (
+	github.com/codemodekit/kit/conformance => ../conformance
+	github.com/codemodekit/kit/fakes => ../fakes
+	github.com/codemodekit/kit/features => ../features
+	github.com/codemodekit/kit/fixtures => ../fixtures
+	github.com/codemodekit/kit/reference => ../reference
+)

@@ -1,0 +1,138 @@
+package conformance
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/codemodekit/kit/fakes/faketools"
+)
+
+// A Target is an implementation under test, driven the way a model drives it
+// (SPEC.md section 1.4). The suite makes a fresh Target for every scenario,
+// calls Start once with the scenario's setup, starts turns, and calls Close
+// at the end, whatever happened.
+type Target interface {
+	// Start builds the system of one scenario. A Start error fails the
+	// scenario (wrap ErrNotApplicable when the target cannot express the
+	// setup).
+	Start(ctx context.Context, s *Setup) error
+	// StartTurn begins one agent run.
+	StartTurn(ctx context.Context, spec TurnSpec) (Turn, error)
+	// Close releases everything Start made.
+	Close() error
+}
+
+// MakeTarget returns a fresh target.
+type MakeTarget func() (Target, error)
+
+// A Turn is one agent run of a target.
+type Turn interface {
+	// Tools returns the model-visible tools, in provider order.
+	Tools() []ToolDefinition
+	// Call makes one model tool call and returns what the model receives.
+	Call(ctx context.Context, toolCallID, name string, args json.RawMessage) (Outcome, error)
+	// Abort aborts the agent run.
+	Abort(ctx context.Context) error
+	// End ends the agent run normally.
+	End(ctx context.Context) error
+	// Trajectory returns the turn's trajectory events (SPEC.md chapter 16).
+	Trajectory(ctx context.Context) ([]json.RawMessage, error)
+}
+
+// Optional capabilities. A step that needs one the target lacks is not
+// applicable for that target: the scenario is reported, never passed.
+type (
+	// Restarter restarts the target's process, keeping its durable state
+	// (transcripts) and losing everything in memory.
+	Restarter interface {
+		Restart(ctx context.Context) error
+	}
+	// Transcripter returns the JSONL transcript records of a session.
+	Transcripter interface {
+		Transcript(ctx context.Context, sessionKey string) ([]json.RawMessage, error)
+	}
+	// LogReader returns the target's debug log so far.
+	LogReader interface {
+		Log() string
+	}
+)
+
+// ErrNotApplicable marks a scenario the target cannot express. Wrap it with
+// the reason: fmt.Errorf("%w: no restart", ErrNotApplicable).
+var ErrNotApplicable = errors.New("not applicable")
+
+// NotApplicable returns an ErrNotApplicable with a reason.
+func NotApplicable(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrNotApplicable, fmt.Sprintf(format, args...))
+}
+
+// Setup is everything a scenario configures before its first turn.
+type Setup struct {
+	// Config is the OpenClaw-style configuration document.
+	Config json.RawMessage
+	// Tools are the core, plugin and client tools, before policy.
+	Tools []faketools.Spec
+	// MCPServers are the MCP servers of the setup.
+	MCPServers []MCPServer
+	// Namespaces are internal namespace registrations, in order.
+	Namespaces []Namespace
+	// RolledBack lists plugins whose namespaces were cleared.
+	RolledBack []string
+	// Host runs every tool's behaviour, the hook and approvals, and records
+	// what it sees. Targets must route tool execution, before_tool_call
+	// hooks and approval decisions through it.
+	Host *faketools.Host
+	// Runtime is "" for a working runtime, or "missing"/"corrupt" to start
+	// without a usable quickjs-wasi binary.
+	Runtime string
+	// SubAgentAnswer is the final text of every Swarm sub-agent turn.
+	SubAgentAnswer string
+}
+
+// An MCPServer is a fake MCP server scripted like tools, or a real one.
+type MCPServer struct {
+	Name      string
+	Tools     []faketools.Spec
+	Resources []json.RawMessage
+	Prompts   []json.RawMessage
+	// Fixture names a real third-party server in fixtures/mcp (profile
+	// real-mcp); Tools, Resources and Prompts are then unused.
+	Fixture string
+}
+
+// A Namespace is one internal namespace registration.
+type Namespace struct {
+	PluginID     string
+	Registration json.RawMessage
+}
+
+// TurnSpec scopes one agent run.
+type TurnSpec struct {
+	AgentID      string
+	SessionID    string
+	SessionKey   string
+	RunID        string
+	DisableTools bool
+	// NoTools makes a raw model call: no tool at all.
+	NoTools bool
+}
+
+// A ToolDefinition is one model-visible tool.
+type ToolDefinition struct {
+	Name        string          `json:"name"`
+	Label       string          `json:"label,omitempty"`
+	Description string          `json:"description"`
+	Parameters  json.RawMessage `json:"parameters"`
+}
+
+// An Outcome is what the model receives for one tool call.
+type Outcome struct {
+	// Text is the text content of the tool message.
+	Text string
+	// Details is the structured details (the payload for exec and wait).
+	Details json.RawMessage
+	// IsError marks a failed or refused tool call.
+	IsError bool
+}

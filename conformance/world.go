@@ -1,0 +1,213 @@
+package conformance
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/codemodekit/kit/fakes/faketools"
+)
+
+// stepTimeout bounds every call into the target, so a hung target fails the
+// scenario instead of the suite.
+const stepTimeout = 60 * time.Second
+
+// world is the state of one scenario. godog makes a fresh one per scenario.
+type world struct {
+	mk      MakeTarget
+	target  Target
+	setup   Setup
+	config  map[string]any
+	started bool
+
+	cur     *turnState
+	prev    *turnState
+	runSeq  int
+	callSeq int
+
+	last       *callRecord // the latest exec or wait
+	lastAny    *callRecord // the latest call of any tool
+	waitingIDs []string    // run ids of waiting results, in order
+	lastWaitID string      // the run id the latest wait call used
+	group      []callRecord
+	na         error
+}
+
+type turnState struct {
+	spec        TurnSpec
+	turn        Turn
+	firstExecID string
+}
+
+type callRecord struct {
+	name    string
+	id      string
+	outcome Outcome
+	payload any // decoded payload (details, else the text as JSON), nil if none
+}
+
+func newWorld(mk MakeTarget) *world {
+	return &world{mk: mk, config: map[string]any{}, setup: Setup{Host: faketools.NewHost()}}
+}
+
+func (w *world) ctx() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), stepTimeout)
+}
+
+// syncConfig renders the config document into the setup.
+func (w *world) syncConfig() error {
+	b, err := json.Marshal(w.config)
+	if err != nil {
+		return err
+	}
+	w.setup.Config = b
+	return nil
+}
+
+// start makes and starts the target on first use.
+func (w *world) start() error {
+	if w.started {
+		return nil
+	}
+	if err := w.syncConfig(); err != nil {
+		return err
+	}
+	t, err := w.mk()
+	if err != nil {
+		return fmt.Errorf("make target: %w", err)
+	}
+	w.target = t
+	w.started = true
+	ctx, cancel := w.ctx()
+	defer cancel()
+	if err := t.Start(ctx, &w.setup); err != nil {
+		return fmt.Errorf("start target: %w", err)
+	}
+	return nil
+}
+
+func (w *world) close() {
+	if w.cur != nil && w.cur.turn != nil {
+		ctx, cancel := w.ctx()
+		_ = w.cur.turn.End(ctx)
+		cancel()
+	}
+	if w.target != nil {
+		_ = w.target.Close()
+	}
+}
+
+func (w *world) startTurn(spec TurnSpec) error {
+	if err := w.start(); err != nil {
+		return err
+	}
+	if spec.RunID == "" {
+		w.runSeq++
+		spec.RunID = fmt.Sprintf("run-%d", w.runSeq)
+	}
+	ctx, cancel := w.ctx()
+	defer cancel()
+	t, err := w.target.StartTurn(ctx, spec)
+	if err != nil {
+		return fmt.Errorf("start turn: %w", err)
+	}
+	w.prev, w.cur = w.cur, &turnState{spec: spec, turn: t}
+	return nil
+}
+
+func (w *world) turn() (*turnState, error) {
+	if w.cur == nil {
+		return nil, errors.New("no turn has started")
+	}
+	return w.cur, nil
+}
+
+func (w *world) nextCallID() string {
+	w.callSeq++
+	return fmt.Sprintf("call_%d", w.callSeq)
+}
+
+// call makes one model tool call in the current turn and records it.
+func (w *world) call(name string, args json.RawMessage) (callRecord, error) {
+	ts, err := w.turn()
+	if err != nil {
+		return callRecord{}, err
+	}
+	id := w.nextCallID()
+	if name == "exec" && ts.firstExecID == "" {
+		ts.firstExecID = id
+	}
+	ctx, cancel := w.ctx()
+	defer cancel()
+	out, err := ts.turn.Call(ctx, id, name, args)
+	if err != nil {
+		return callRecord{}, fmt.Errorf("call %s: %w", name, err)
+	}
+	rec := callRecord{name: name, id: id, outcome: out, payload: decodePayload(out)}
+	w.record(rec)
+	return rec, nil
+}
+
+func (w *world) record(rec callRecord) {
+	w.lastAny = &rec
+	if rec.name == "exec" || rec.name == "wait" {
+		w.last = &rec
+		if m, ok := rec.payload.(map[string]any); ok && m["status"] == "waiting" {
+			if id, ok := m["runId"].(string); ok {
+				w.waitingIDs = append(w.waitingIDs, id)
+			}
+		}
+	}
+}
+
+func decodePayload(o Outcome) any {
+	if len(o.Details) > 0 {
+		if v, err := decodeJSON(o.Details); err == nil {
+			return v
+		}
+	}
+	if v, err := decodeJSON([]byte(o.Text)); err == nil {
+		return v
+	}
+	return nil
+}
+
+// result returns the latest exec or wait payload as an object.
+func (w *world) result() (map[string]any, error) {
+	if w.last == nil {
+		return nil, errors.New("the model has not called exec or wait yet")
+	}
+	m, ok := w.last.payload.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("the %s result is not a JSON object: %q", w.last.name, w.last.outcome.Text)
+	}
+	return m, nil
+}
+
+func (w *world) latestRunID() (string, error) {
+	if len(w.waitingIDs) == 0 {
+		return "", errors.New("no waiting result has a runId yet")
+	}
+	return w.waitingIDs[len(w.waitingIDs)-1], nil
+}
+
+// notApplicable records why the target cannot run this scenario.
+func (w *world) notApplicable(err error) error {
+	w.na = err
+	return err
+}
+
+// splitList splits "a, b, c" into its trimmed items; "" is an empty list.
+func splitList(s string) []string {
+	if strings.TrimSpace(s) == "" {
+		return []string{}
+	}
+	parts := strings.Split(s, ",")
+	for i := range parts {
+		parts[i] = strings.TrimSpace(parts[i])
+	}
+	return parts
+}

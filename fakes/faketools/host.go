@@ -1,0 +1,261 @@
+package faketools
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"sync"
+	"time"
+)
+
+// A Call is one call that reached a tool's implementation.
+type Call struct {
+	Tool  string          `json:"tool"`
+	Input json.RawMessage `json:"input"`
+}
+
+// Approval decisions.
+const (
+	Granted = "granted"
+	Denied  = "denied"
+	Held    = "held"
+)
+
+// A Host runs scripted tools and records what it sees. It is safe for
+// concurrent use.
+type Host struct {
+	mu        sync.Mutex
+	overrides map[string]Behavior
+	gates     map[string]chan struct{}
+	calls     []Call
+
+	hookBlocks   map[string]string
+	hookRewrites map[string]json.RawMessage
+	hookEvents   []json.RawMessage
+
+	approvals map[string]string
+	decisions map[string]chan bool
+}
+
+// NewHost returns an empty host.
+func NewHost() *Host {
+	return &Host{overrides: map[string]Behavior{}, gates: map[string]chan struct{}{},
+		hookBlocks: map[string]string{}, hookRewrites: map[string]json.RawMessage{},
+		approvals: map[string]string{}, decisions: map[string]chan bool{}}
+}
+
+// SetBehavior overrides the behaviour of every tool named name.
+func (h *Host) SetBehavior(name string, b Behavior) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.overrides[name] = b
+}
+
+// Hold makes calls of tool name block until Release.
+func (h *Host) Hold(name string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if _, ok := h.gates[name]; !ok {
+		h.gates[name] = make(chan struct{})
+	}
+}
+
+// Release lets every held call of tool name (and later ones) proceed.
+func (h *Host) Release(name string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	g, ok := h.gates[name]
+	if !ok {
+		g = make(chan struct{})
+		h.gates[name] = g
+	}
+	select {
+	case <-g:
+	default:
+		close(g)
+	}
+}
+
+func (h *Host) behavior(s Spec) Behavior {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if b, ok := h.overrides[s.Name]; ok {
+		return b
+	}
+	if s.Behavior != nil {
+		return *s.Behavior
+	}
+	return Behavior{}
+}
+
+// Invoke runs one call of s with input, as its behaviour says.
+func (h *Host) Invoke(ctx context.Context, s Spec, input json.RawMessage) (Result, error) {
+	if len(bytes.TrimSpace(input)) == 0 {
+		input = json.RawMessage("{}")
+	}
+	b := h.behavior(s)
+	h.mu.Lock()
+	gate := h.gates[s.Name]
+	h.mu.Unlock()
+	if b.Hold && gate == nil {
+		h.Hold(s.Name)
+		h.mu.Lock()
+		gate = h.gates[s.Name]
+		h.mu.Unlock()
+	}
+	if gate != nil {
+		select {
+		case <-gate:
+		case <-ctx.Done():
+			return Result{}, ctx.Err()
+		}
+	}
+	if b.DelayMs > 0 {
+		t := time.NewTimer(time.Duration(b.DelayMs) * time.Millisecond)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return Result{}, ctx.Err()
+		}
+	}
+	h.mu.Lock()
+	h.calls = append(h.calls, Call{Tool: s.Name, Input: append(json.RawMessage(nil), input...)})
+	h.mu.Unlock()
+	switch {
+	case b.Fails != nil:
+		return Result{}, errors.New(*b.Fails)
+	case b.Text != nil:
+		return Result{Content: []Block{{Type: "text", Text: *b.Text}}}, nil
+	case b.Echo:
+		return detailsResult(input), nil
+	case len(b.Returns) > 0:
+		return detailsResult(b.Returns), nil
+	default:
+		d, _ := json.Marshal(map[string]any{"tool": s.Name, "input": json.RawMessage(input)})
+		return detailsResult(d), nil
+	}
+}
+
+func detailsResult(v json.RawMessage) Result {
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, v); err != nil {
+		buf.Reset()
+		buf.Write(v)
+	}
+	d := append(json.RawMessage(nil), buf.Bytes()...)
+	return Result{Content: []Block{{Type: "text", Text: buf.String()}}, Details: d}
+}
+
+// Calls returns the calls that reached tool name, in order.
+func (h *Host) Calls(name string) []Call {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var out []Call
+	for _, c := range h.calls {
+		if c.Tool == name {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// BlockHook makes the before_tool_call hook block calls of tool name.
+func (h *Host) BlockHook(name, reason string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.hookBlocks[name] = reason
+}
+
+// RewriteHook makes the hook replace the params of calls of tool name.
+func (h *Host) RewriteHook(name string, params json.RawMessage) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.hookRewrites[name] = params
+}
+
+// A Decision is the hook's answer.
+type Decision struct {
+	Block  bool            `json:"block,omitempty"`
+	Reason string          `json:"reason,omitempty"`
+	Params json.RawMessage `json:"params,omitempty"`
+}
+
+// BeforeToolCall records a hook event (any JSON object with a toolName
+// member) and returns the scripted decision.
+func (h *Host) BeforeToolCall(event json.RawMessage) Decision {
+	var ev struct {
+		ToolName string `json:"toolName"`
+	}
+	_ = json.Unmarshal(event, &ev)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.hookEvents = append(h.hookEvents, append(json.RawMessage(nil), event...))
+	if reason, ok := h.hookBlocks[ev.ToolName]; ok {
+		return Decision{Block: true, Reason: reason}
+	}
+	if p, ok := h.hookRewrites[ev.ToolName]; ok {
+		return Decision{Params: p}
+	}
+	return Decision{}
+}
+
+// HookEvents returns every recorded hook event.
+func (h *Host) HookEvents() []json.RawMessage {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]json.RawMessage(nil), h.hookEvents...)
+}
+
+// SetApproval scripts the decision for calls of tool name: Granted, Denied
+// or Held (decided later by Decide).
+func (h *Host) SetApproval(name, decision string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.approvals[name] = decision
+	if decision == Held {
+		if _, ok := h.decisions[name]; !ok {
+			h.decisions[name] = make(chan bool, 1)
+		}
+	}
+}
+
+// Decide answers every held approval of tool name.
+func (h *Host) Decide(name string, granted bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if granted {
+		h.approvals[name] = Granted
+	} else {
+		h.approvals[name] = Denied
+	}
+	if ch, ok := h.decisions[name]; ok {
+		close(ch)
+		delete(h.decisions, name)
+	}
+}
+
+// Approve returns the approval decision for a call of tool name. Without a
+// scripted decision, calls are denied: approval must be explicit.
+func (h *Host) Approve(ctx context.Context, name string) (bool, error) {
+	for {
+		h.mu.Lock()
+		d := h.approvals[name]
+		ch := h.decisions[name]
+		h.mu.Unlock()
+		switch d {
+		case Granted:
+			return true, nil
+		case Held:
+			select {
+			case <-ch:
+				continue
+			case <-ctx.Done():
+				return false, ctx.Err()
+			}
+		default:
+			return false, nil
+		}
+	}
+}

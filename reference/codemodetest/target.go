@@ -1,0 +1,203 @@
+// Package codemodetest adapts the reference implementation to the
+// conformance suite: NewTarget returns a conformance.Target that runs every
+// scenario in process, with the scenario's tools executed by the suite's
+// fake tool host.
+package codemodetest
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/codemodekit/kit/conformance"
+	"github.com/codemodekit/kit/fakes/faketools"
+	codemode "github.com/codemodekit/kit/reference"
+)
+
+// Name is the target's name; its baseline is conformance/baselines/reference.txt.
+const Name = "reference"
+
+// NewTarget returns a fresh in-process target.
+func NewTarget() (conformance.Target, error) { return &target{}, nil }
+
+type target struct {
+	setup *conformance.Setup
+	rt    *codemode.Runtime
+	tmp   string
+
+	mu    sync.Mutex
+	turns []*turn
+}
+
+func (t *target) Start(ctx context.Context, s *conformance.Setup) error {
+	t.setup = s
+	return t.boot(ctx)
+}
+
+// boot creates the runtime for the current setup.
+func (t *target) boot(ctx context.Context) error {
+	opts := codemode.Options{}
+	switch t.setup.Runtime {
+	case "missing":
+		opts.WasmPath = filepath.Join(os.TempDir(), "codemodekit-missing", "quickjs.wasm")
+	case "corrupt":
+		dir, err := os.MkdirTemp("", "codemodekit-corrupt-")
+		if err != nil {
+			return err
+		}
+		t.tmp = dir
+		opts.WasmPath = filepath.Join(dir, "quickjs.wasm")
+		if err := os.WriteFile(opts.WasmPath, []byte("\x00asm not really"), 0o600); err != nil {
+			return err
+		}
+	}
+	if len(t.setup.MCPServers) > 0 {
+		return conformance.NotApplicable("MCP servers are not supported by the reference target yet")
+	}
+	if len(t.setup.Namespaces) > 0 {
+		return conformance.NotApplicable("internal namespaces are not supported by the reference target yet")
+	}
+	t.rt = codemode.New(ctx, opts)
+	return nil
+}
+
+func (t *target) Close() error {
+	t.mu.Lock()
+	turns := t.turns
+	t.turns = nil
+	t.mu.Unlock()
+	for _, tu := range turns {
+		tu.t.End()
+	}
+	if t.rt != nil {
+		t.rt.Close()
+	}
+	if t.tmp != "" {
+		_ = os.RemoveAll(t.tmp)
+	}
+	return nil
+}
+
+// Restart drops everything in memory and boots a new runtime.
+func (t *target) Restart(ctx context.Context) error {
+	if err := t.Close(); err != nil {
+		return err
+	}
+	return t.boot(ctx)
+}
+
+func (t *target) tools() []codemode.Tool {
+	host := t.setup.Host
+	out := make([]codemode.Tool, 0, len(t.setup.Tools))
+	for _, s := range t.setup.Tools {
+		out = append(out, toolOf(s, host))
+	}
+	return out
+}
+
+func toolOf(s faketools.Spec, host *faketools.Host) codemode.Tool {
+	tool := codemode.Tool{
+		Name: s.Name, Label: s.Label, Description: s.Description, Owner: s.Owner, Bundled: s.Bundled,
+		Parameters: s.Schema(), OutputSchema: s.OutputSchema, DirectOnly: s.DirectOnly,
+		ReplaySafe: s.ReplaySafe, RequiresApproval: s.RequiresApproval,
+	}
+	switch s.Source {
+	case "plugin":
+		tool.Source = codemode.SourcePlugin
+	case "client":
+		tool.Source = codemode.SourceClient
+	case "mcp":
+		tool.Source = codemode.SourceMCP
+	default:
+		tool.Source = codemode.SourceCore
+	}
+	tool.Execute = func(ctx context.Context, c codemode.ToolCall) (codemode.ToolResult, error) {
+		res, err := host.Invoke(ctx, s, c.Input)
+		if err != nil {
+			return codemode.ToolResult{}, err
+		}
+		out := codemode.ToolResult{Details: res.Details}
+		for _, b := range res.Content {
+			out.Content = append(out.Content, codemode.ContentBlock{Type: b.Type, Text: b.Text})
+		}
+		return out, nil
+	}
+	return tool
+}
+
+func (t *target) StartTurn(ctx context.Context, spec conformance.TurnSpec) (conformance.Turn, error) {
+	host := t.setup.Host
+	opts := codemode.TurnOptions{
+		Config: t.setup.Config, AgentID: spec.AgentID, SessionID: spec.SessionID, SessionKey: spec.SessionKey,
+		RunID: spec.RunID, DisableTools: spec.DisableTools,
+		Hooks: codemode.Hooks{
+			BeforeToolCall: func(ctx context.Context, e codemode.HookEvent) (codemode.HookDecision, error) {
+				b, err := json.Marshal(e)
+				if err != nil {
+					return codemode.HookDecision{}, err
+				}
+				d := host.BeforeToolCall(b)
+				return codemode.HookDecision{Block: d.Block, Reason: d.Reason, Params: d.Params}, nil
+			},
+			Approve: func(ctx context.Context, r codemode.ApprovalRequest) (bool, error) {
+				return host.Approve(ctx, r.ToolName)
+			},
+		},
+	}
+	if !spec.NoTools {
+		opts.Tools = t.tools()
+	}
+	ct, err := t.rt.StartTurn(opts)
+	if err != nil {
+		return nil, err
+	}
+	tu := &turn{t: ct}
+	t.mu.Lock()
+	t.turns = append(t.turns, tu)
+	t.mu.Unlock()
+	return tu, nil
+}
+
+type turn struct{ t *codemode.Turn }
+
+func (tu *turn) Tools() []conformance.ToolDefinition {
+	defs := tu.t.Tools()
+	out := make([]conformance.ToolDefinition, len(defs))
+	for i, d := range defs {
+		out[i] = conformance.ToolDefinition{Name: d.Name, Label: d.Label, Description: d.Description, Parameters: d.Parameters}
+	}
+	return out
+}
+
+func (tu *turn) Call(ctx context.Context, id, name string, args json.RawMessage) (conformance.Outcome, error) {
+	res, err := tu.t.Call(ctx, id, name, args)
+	if err != nil {
+		return conformance.Outcome{}, err
+	}
+	var text []string
+	for _, b := range res.Content {
+		if b.Type == "text" {
+			text = append(text, b.Text)
+		}
+	}
+	return conformance.Outcome{Text: strings.Join(text, "\n"), Details: res.Details, IsError: res.IsError}, nil
+}
+
+func (tu *turn) Abort(ctx context.Context) error { tu.t.Abort(); return nil }
+func (tu *turn) End(ctx context.Context) error   { tu.t.End(); return nil }
+
+func (tu *turn) Trajectory(ctx context.Context) ([]json.RawMessage, error) {
+	events := tu.t.Trajectory()
+	out := make([]json.RawMessage, 0, len(events))
+	for _, e := range events {
+		b, err := json.Marshal(e)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, b)
+	}
+	return out, nil
+}
