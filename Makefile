@@ -23,10 +23,7 @@ conformance: deps
 	cd tools && $(GO) run ./cmd/conform --report ../$(REPORT)
 
 test: deps vet fmt-check
-	@for m in $(MODULES); do \
-		echo "== go test -race $$m"; \
-		(cd $$m && GOWORK=off $(GO) test -race -count=1 ./...) || exit 1; \
-	done
+	scripts/test.sh $(MODULES)
 	$(MAKE) conformance
 
 vet:

@@ -44,6 +44,9 @@ type Options struct {
 	Concurrency int
 	// FS overrides the features (default features.FS).
 	FS fs.FS
+	// Paths selects feature files or scenarios ("08-runs-and-wait.feature",
+	// "08-runs-and-wait.feature:613"); empty means every feature.
+	Paths []string
 }
 
 // A Result is the outcome of one scenario.
@@ -126,6 +129,9 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 			started = time.Now()
 			return ctx, nil
 		})
+		sc.StepContext().Before(func(ctx context.Context, st *godog.Step) (context.Context, error) {
+			return ctx, w.pending(st.Text)
+		})
 		sc.StepContext().After(func(ctx context.Context, st *godog.Step, status godog.StepResultStatus, err error) (context.Context, error) {
 			if err != nil && failedStep == "" {
 				failedStep = st.Text
@@ -164,6 +170,10 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		})
 		w.register(sc)
 	}
+	paths := opts.Paths
+	if len(paths) == 0 {
+		paths = []string{"."}
+	}
 	concurrency := opts.Concurrency
 	if concurrency < 1 {
 		concurrency = 1
@@ -175,7 +185,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 			Format:      "progress",
 			Output:      io.Discard,
 			FS:          fsys,
-			Paths:       []string{"."},
+			Paths:       paths,
 			Tags:        opts.Tags,
 			Strict:      true,
 			Randomize:   seed,

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -44,6 +45,9 @@ func (w *world) register(sc *godog.ScenarioContext) {
 	sc.Step(`^the plugin "([^"]+)" registers the namespace:$`, w.registerNamespace)
 	sc.Step(`^the plugin "([^"]+)" is rolled back$`, func(p string) error { w.setup.RolledBack = append(w.setup.RolledBack, p); return nil })
 	sc.Step(`^sub-agents answer "([^"]*)"$`, func(t string) error { w.setup.SubAgentAnswer = t; return nil })
+	sc.Step(`^sub-agents answer:$`, func(d *godog.DocString) error { w.setup.SubAgentAnswer = d.Content; return nil })
+	sc.Step(`^the target environment has "([^"]+)" set to "([^"]*)"$`, w.setEnv)
+	sc.Step(`^the registration is refused with:$`, w.registrationRefused)
 	sc.Step(`^the quickjs-wasi binary is (missing|corrupt)$`, func(m string) error { w.setup.Runtime = m; return nil })
 
 	// Turns.
@@ -70,6 +74,9 @@ func (w *world) register(sc *godog.ScenarioContext) {
 		return w.exec(map[string]any{"code": d.Content, "restartSafe": true})
 	})
 	sc.Step(`^the model calls exec with arguments:$`, w.execArgs)
+	sc.Step(`^the model calls exec with tool call id "([^"]*)":$`, w.execWithID)
+	sc.Step(`^the model calls wait with run id arguments:$`, w.waitRunIDArgs)
+	sc.Step(`^the turn will be aborted in (\d+) ms$`, w.abortLater)
 	sc.Step(`^the model calls wait$`, w.waitLatest)
 	sc.Step(`^the model calls wait with arguments:$`, w.waitArgs)
 	sc.Step(`^the model calls wait twice at the same time$`, w.waitTwice)
@@ -110,6 +117,8 @@ func (w *world) register(sc *godog.ScenarioContext) {
 	sc.Step(`^the result pending tool calls are:$`, func(d *godog.DocString) error { return w.resultMember("pendingToolCalls", d.Content, false) })
 	sc.Step(`^the result run id is the previous one$`, w.resultSameRunID)
 	sc.Step(`^the result includes:$`, w.resultIncludes)
+	sc.Step(`^the result text is the pretty JSON of the result$`, w.resultTextIsPretty)
+	sc.Step(`^the turn fails with "([^"]*)"$`, w.turnFails)
 	sc.Step(`^the telemetry includes:$`, func(d *godog.DocString) error { return w.resultMember("telemetry", d.Content, true) })
 	sc.Step(`^the tool call is refused with "([^"]*)"$`, w.callRefused)
 	sc.Step(`^the tool "([^"]+)" was called (\d+) times?$`, w.toolCalledTimes)
@@ -150,9 +159,11 @@ func (w *world) setCodeMode(v any) error {
 	return w.syncConfig()
 }
 
+// parseDoc parses a JSON docstring keeping number texts as written, so a
+// configuration value such as -0 or 1e-7 reaches the target unchanged.
 func parseDoc(content string) (any, error) {
-	var v any
-	if err := json.Unmarshal([]byte(content), &v); err != nil {
+	v, err := decodeJSON([]byte(content))
+	if err != nil {
 		return nil, fmt.Errorf("docstring is not JSON: %w", err)
 	}
 	return v, nil
@@ -976,6 +987,120 @@ func (w *world) logContains(text string, want bool) error {
 	}
 	if strings.Contains(lr.Log(), text) != want {
 		return fmt.Errorf("target log contains %q = %v, want %v", text, !want, want)
+	}
+	return nil
+}
+
+func (w *world) execWithID(id string, d *godog.DocString) error {
+	b, _ := json.Marshal(map[string]string{"code": d.Content})
+	_, err := w.callWithID(id, "exec", b)
+	return err
+}
+
+var runIDRefRE = regexp.MustCompile(`<run-id:(latest|\d+)>`)
+
+// waitRunIDArgs substitutes <run-id:latest> and <run-id:N> (the Nth waiting
+// result's run id, from 1) in the docstring, then calls wait with it.
+func (w *world) waitRunIDArgs(d *godog.DocString) error {
+	var bad error
+	content := runIDRefRE.ReplaceAllStringFunc(d.Content, func(m string) string {
+		ref := runIDRefRE.FindStringSubmatch(m)[1]
+		if len(w.waitingIDs) == 0 {
+			bad = errors.New("no waiting result has a runId yet")
+			return m
+		}
+		if ref == "latest" {
+			return w.waitingIDs[len(w.waitingIDs)-1]
+		}
+		n, _ := strconv.Atoi(ref)
+		if n < 1 || n > len(w.waitingIDs) {
+			bad = fmt.Errorf("there is no waiting result number %d", n)
+			return m
+		}
+		return w.waitingIDs[n-1]
+	})
+	if bad != nil {
+		return bad
+	}
+	return w.waitArgs(&godog.DocString{Content: content})
+}
+
+func (w *world) abortLater(ms int) error {
+	ts, err := w.turn()
+	if err != nil {
+		return err
+	}
+	time.AfterFunc(time.Duration(ms)*time.Millisecond, func() {
+		ctx, cancel := w.ctx()
+		defer cancel()
+		_ = ts.turn.Abort(ctx)
+	})
+	return nil
+}
+
+func (w *world) setEnv(name, value string) error {
+	if w.setup.Env == nil {
+		w.setup.Env = map[string]string{}
+	}
+	w.setup.Env[name] = value
+	return nil
+}
+
+// registrationRefused checks the error of the latest namespace registration.
+func (w *world) registrationRefused(d *godog.DocString) error {
+	if len(w.setup.Namespaces) == 0 {
+		return errors.New("no namespace was registered")
+	}
+	if err := w.start(); err != nil {
+		return err
+	}
+	rr, ok := w.target.(RegistrationReporter)
+	if !ok {
+		return w.notApplicable(NotApplicable("the target does not report namespace registration errors"))
+	}
+	errs := rr.RegistrationErrors()
+	i := len(w.setup.Namespaces) - 1
+	if i >= len(errs) || errs[i] == nil {
+		return fmt.Errorf("the latest namespace registration was accepted, want it refused with %q", d.Content)
+	}
+	w.checkedRegistrations = len(errs)
+	if errs[i].Error() != d.Content {
+		return fmt.Errorf("registration error = %q, want %q", errs[i].Error(), d.Content)
+	}
+	return nil
+}
+
+// resultTextIsPretty checks CM-1.10 and CM-1.11: the text is
+// JSON.stringify(details, null, 2) of the structured details.
+func (w *world) resultTextIsPretty() error {
+	if w.last == nil {
+		return errors.New("the model has not called exec or wait yet")
+	}
+	o := w.last.outcome
+	if len(o.Details) == 0 {
+		if _, err := decodeJSON([]byte(o.Text)); err != nil {
+			return fmt.Errorf("the result has no details and its text is not JSON: %q", o.Text)
+		}
+		return nil
+	}
+	want, err := prettyJSON(o.Details)
+	if err != nil {
+		return fmt.Errorf("details are not JSON: %w", err)
+	}
+	if o.Text != want {
+		return fmt.Errorf("result text is not the pretty JSON of its details:\n got: %q\nwant: %q", o.Text, want)
+	}
+	return nil
+}
+
+func (w *world) turnFails(text string) error {
+	if w.turnErr == nil {
+		return errors.New("the latest turn started without failing")
+	}
+	got := w.turnErr.Error()
+	w.turnErr = nil
+	if got != text {
+		return fmt.Errorf("turn failed with %q, want %q", got, text)
 	}
 	return nil
 }

@@ -57,7 +57,19 @@ type (
 	LogReader interface {
 		Log() string
 	}
+	// RegistrationReporter reports, index by index, the outcome of the
+	// setup's internal namespace registrations (nil for accepted ones).
+	RegistrationReporter interface {
+		RegistrationErrors() []error
+	}
 )
+
+// A TurnFailure is an agent run that failed before any model request (for
+// example the payload check of CM-4.30). StartTurn returns it so that the
+// scenario can observe the failure.
+type TurnFailure struct{ Message string }
+
+func (e *TurnFailure) Error() string { return e.Message }
 
 // ErrNotApplicable marks a scenario the target cannot express. Wrap it with
 // the reason: fmt.Errorf("%w: no restart", ErrNotApplicable).
@@ -89,6 +101,9 @@ type Setup struct {
 	Runtime string
 	// SubAgentAnswer is the final text of every Swarm sub-agent turn.
 	SubAgentAnswer string
+	// Env holds environment variables of the target process (for example
+	// the OPENCLAW_DEBUG_* switches of SPEC.md chapter 21).
+	Env map[string]string
 }
 
 // An MCPServer is a fake MCP server scripted like tools, or a real one.

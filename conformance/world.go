@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -34,6 +35,11 @@ type world struct {
 	lastWaitID string      // the run id the latest wait call used
 	group      []callRecord
 	na         error
+
+	// turnErr is a turn start failure waiting for `the turn fails with`.
+	turnErr error
+	// checkedRegistrations counts registration errors a step has checked.
+	checkedRegistrations int
 }
 
 type turnState struct {
@@ -59,11 +65,13 @@ func (w *world) ctx() (context.Context, context.CancelFunc) {
 
 // syncConfig renders the config document into the setup.
 func (w *world) syncConfig() error {
-	b, err := json.Marshal(w.config)
-	if err != nil {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(w.config); err != nil {
 		return err
 	}
-	w.setup.Config = b
+	w.setup.Config = bytes.TrimRight(buf.Bytes(), "\n")
 	return nil
 }
 
@@ -84,6 +92,9 @@ func (w *world) start() error {
 	ctx, cancel := w.ctx()
 	defer cancel()
 	if err := t.Start(ctx, &w.setup); err != nil {
+		if errors.Is(err, ErrNotApplicable) {
+			return w.notApplicable(err)
+		}
 		return fmt.Errorf("start target: %w", err)
 	}
 	return nil
@@ -112,6 +123,12 @@ func (w *world) startTurn(spec TurnSpec) error {
 	defer cancel()
 	t, err := w.target.StartTurn(ctx, spec)
 	if err != nil {
+		var tf *TurnFailure
+		if errors.As(err, &tf) {
+			w.turnErr = tf
+			w.prev, w.cur = w.cur, nil
+			return nil
+		}
 		return fmt.Errorf("start turn: %w", err)
 	}
 	w.prev, w.cur = w.cur, &turnState{spec: spec, turn: t}
@@ -132,11 +149,14 @@ func (w *world) nextCallID() string {
 
 // call makes one model tool call in the current turn and records it.
 func (w *world) call(name string, args json.RawMessage) (callRecord, error) {
+	return w.callWithID(w.nextCallID(), name, args)
+}
+
+func (w *world) callWithID(id, name string, args json.RawMessage) (callRecord, error) {
 	ts, err := w.turn()
 	if err != nil {
 		return callRecord{}, err
 	}
-	id := w.nextCallID()
 	if name == "exec" && ts.firstExecID == "" {
 		ts.firstExecID = id
 	}
@@ -210,4 +230,33 @@ func splitList(s string) []string {
 		parts[i] = strings.TrimSpace(parts[i])
 	}
 	return parts
+}
+
+// pending reports a condition the scenario must check before doing
+// anything else: an unchecked turn failure or registration error.
+func (w *world) pending(step string) error {
+	if w.turnErr != nil && !strings.HasPrefix(step, "the turn fails with") {
+		return fmt.Errorf("the turn failed to start and no step checked it: %v", w.turnErr)
+	}
+	if w.started && !strings.HasPrefix(step, "the registration is refused with") {
+		if rr, ok := w.target.(RegistrationReporter); ok {
+			errs := rr.RegistrationErrors()
+			for i := w.checkedRegistrations; i < len(errs); i++ {
+				if errs[i] != nil {
+					return fmt.Errorf("namespace registration %d was refused and no step checked it: %v", i+1, errs[i])
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// prettyJSON is JSON.stringify(JSON.parse(b), null, 2) for JSON text b
+// whose escapes already follow JSON.stringify.
+func prettyJSON(b []byte) (string, error) {
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, b, "", "  "); err != nil {
+		return "", err
+	}
+	return buf.String(), nil
 }

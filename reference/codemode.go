@@ -14,6 +14,7 @@ package codemode
 
 import (
 	"context"
+	"io"
 
 	"github.com/codemodekit/kit/reference/internal/cell"
 	"github.com/codemodekit/kit/reference/internal/engine"
@@ -28,13 +29,31 @@ type Options struct {
 	// CacheDir is the wazero compilation cache; empty means the default,
 	// "off" disables it.
 	CacheDir string
+	// Transcripts keeps session transcripts; nil means an in-memory store
+	// owned by the runtime. Pass the same store to a restarted runtime to
+	// recover restart-safe runs (SPEC.md chapter 9).
+	Transcripts TranscriptStore
+	// Namespaces is the internal namespace registry; nil means none.
+	Namespaces *NamespaceRegistry
+	// Env, when set, replaces the process environment for the debug
+	// switches of SPEC.md chapter 21.
+	Env map[string]string
+	// Log receives debug lines; they are also kept for DebugLog.
+	Log io.Writer
+	// SubAgents runs Swarm sub-agents; nil makes agents.run fail.
+	SubAgents SubAgentRunner
 }
 
 // A Runtime hosts code mode for a process: the compiled engine, the VM pool
 // and the in-process map of suspended runs.
 type Runtime struct {
-	runner *cell.Runner
-	engErr error
+	runner      *cell.Runner
+	engErr      error
+	transcripts TranscriptStore
+	boot        string
+	namespaces  *NamespaceRegistry
+	debug       *debugLog
+	subAgents   SubAgentRunner
 }
 
 // New returns a runtime. It never fails because of the engine: when the
@@ -42,7 +61,14 @@ type Runtime struct {
 // exec fails closed with runtime_unavailable (see Available).
 func New(ctx context.Context, opts Options) *Runtime {
 	eng, err := engine.Shared(ctx, engine.Options{WasmPath: opts.WasmPath, Digest: opts.WasmDigest, CacheDir: opts.CacheDir})
-	return &Runtime{runner: cell.NewRunner(eng, err), engErr: err}
+	runner := cell.NewRunner(eng, err)
+	debug := newDebugLog(opts.Env, opts.Log)
+	runner.Events = debug.event
+	tr := opts.Transcripts
+	if tr == nil {
+		tr = NewMemoryTranscripts()
+	}
+	return &Runtime{runner: runner, engErr: err, transcripts: tr, boot: newBootID(), namespaces: opts.Namespaces, debug: debug, subAgents: opts.SubAgents}
 }
 
 // Available reports why the engine cannot run code, or nil.
@@ -50,6 +76,12 @@ func (rt *Runtime) Available() error { return rt.engErr }
 
 // Suspended reports how many code-mode runs are suspended in this process.
 func (rt *Runtime) Suspended() int { return rt.runner.Suspended() }
+
+// DebugLog returns the debug lines written so far (SPEC.md chapter 21).
+func (rt *Runtime) DebugLog() string { return rt.debug.text() }
+
+// Transcripts returns the runtime's transcript store.
+func (rt *Runtime) Transcripts() TranscriptStore { return rt.transcripts }
 
 // Close discards every suspended run: nothing survives a shutdown.
 func (rt *Runtime) Close() { rt.runner.Close() }

@@ -110,6 +110,10 @@ type HookEvent struct {
 	ToolKind string `json:"toolKind,omitempty"`
 	// ToolInputKind is "javascript" or "typescript" for code-mode exec.
 	ToolInputKind string `json:"toolInputKind,omitempty"`
+	// The agent run context of the call.
+	AgentID    string `json:"agentId,omitempty"`
+	SessionID  string `json:"sessionId,omitempty"`
+	SessionKey string `json:"sessionKey,omitempty"`
 }
 
 // A HookDecision is the hook's answer.
@@ -136,8 +140,10 @@ type TrajectoryEvent struct {
 	Name             string `json:"name"`
 	CatalogID        string `json:"catalogId,omitempty"`
 	ParentToolCallID string `json:"parentToolCallId,omitempty"`
-	Status           string `json:"status"`
+	Status           string `json:"status,omitempty"`
 	ToolKind         string `json:"toolKind,omitempty"`
+	// Text is the note of a "swarm_note" event (Name is phase or log).
+	Text string `json:"text,omitempty"`
 }
 
 // Trajectory statuses.

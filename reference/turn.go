@@ -8,10 +8,13 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/codemodekit/kit/reference/internal/catalog"
 	"github.com/codemodekit/kit/reference/internal/cell"
 	"github.com/codemodekit/kit/reference/internal/config"
+	"github.com/codemodekit/kit/reference/internal/contract"
 	"github.com/codemodekit/kit/reference/internal/guest"
 	"github.com/codemodekit/kit/reference/internal/surface"
 )
@@ -45,7 +48,6 @@ type Turn struct {
 	catalog  *catalog.Catalog
 	byID     map[string]Tool
 	scope    cell.Scope
-	guestCfg []byte
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -53,6 +55,33 @@ type Turn struct {
 	mu         sync.Mutex
 	counters   struct{ search, describe, call int }
 	trajectory []TrajectoryEvent
+	contracts  map[string]compiledContract
+	nsRuns     map[string]map[string]*nsRun // exec call id -> namespace id -> scope
+	ended      atomic.Bool                  // End was called (not an abort)
+}
+
+type compiledContract struct {
+	c   *contract.Contract
+	err error
+}
+
+// contractOf compiles e's declared output schema once per turn; only
+// trusted (openclaw) entries have contracts.
+func (t *Turn) contractOf(e catalog.Entry) (*contract.Contract, error) {
+	if e.Source != catalog.SourceOpenClaw || len(strings.TrimSpace(string(e.Tool.OutputSchema))) == 0 {
+		return nil, nil
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if cc, ok := t.contracts[e.ID]; ok {
+		return cc.c, cc.err
+	}
+	c, err := contract.Compile(e.Tool.OutputSchema)
+	if t.contracts == nil {
+		t.contracts = map[string]compiledContract{}
+	}
+	t.contracts[e.ID] = compiledContract{c, err}
+	return c, err
 }
 
 // ErrSurface reports a model-visible surface that is not exactly exec, wait
@@ -91,7 +120,7 @@ func (rt *Runtime) StartTurn(opts TurnOptions) (*Turn, error) {
 	t.active = true
 	t.catalog = catalog.Build(ctools)
 	_, hasMCP := countSources(t.catalog)
-	exec := surface.Exec(t.catalog, surface.Options{MCP: hasMCP, Swarm: res.Settings.Swarm})
+	exec := surface.Exec(t.catalog, surface.Options{MCP: hasMCP, Swarm: res.Settings.Swarm, NamespacePrompt: t.promptBlock()})
 	wait := surface.Wait()
 	t.visible = []Definition{
 		{Name: exec.Name, Label: exec.Label, Description: exec.Description, Parameters: exec.Parameters},
@@ -106,7 +135,17 @@ func (rt *Runtime) StartTurn(opts TurnOptions) (*Turn, error) {
 	if err := checkSurface(t.visible); err != nil {
 		return nil, err
 	}
+	rt.debug.event("activated run=%s catalogSize=%d visibleTools=%s", opts.RunID, len(t.catalog.Entries), strings.Join(t.visibleNames(), ","))
+	rt.debug.tools(t.visibleNames())
 	return t, nil
+}
+
+func (t *Turn) visibleNames() []string {
+	names := make([]string, len(t.visible))
+	for i, d := range t.visible {
+		names[i] = d.Name
+	}
+	return names
 }
 
 // policyRef names a tool for policy matching (CM-3.6).
@@ -127,12 +166,12 @@ func checkSurface(defs []Definition) error {
 	seen := map[string]bool{}
 	for _, d := range defs {
 		if seen[d.Name] {
-			return fmt.Errorf("%w: tool %q appears twice", ErrSurface, d.Name)
+			return ErrSurface
 		}
 		seen[d.Name] = true
 	}
 	if !seen[surface.ExecName] || !seen[surface.WaitName] {
-		return fmt.Errorf("%w: exec or wait is missing", ErrSurface)
+		return ErrSurface
 	}
 	return nil
 }
@@ -179,11 +218,12 @@ func (t *Turn) Abort() {
 	t.rt.runner.Drop(t.scope.AgentRunID)
 }
 
-// End ends the agent run normally. Its suspended runs cannot be resumed from
-// another run, so they are discarded.
+// End ends the agent run normally. Its suspended runs stay stored until
+// they expire, so a later wait for them is refused with the right message
+// (CM-22.8) rather than as unknown.
 func (t *Turn) End() {
+	t.ended.Store(true)
 	t.cancel()
-	t.rt.runner.Drop(t.scope.AgentRunID)
 }
 
 // Trajectory returns the turn's tool calls in start order; nested calls name
@@ -194,22 +234,42 @@ func (t *Turn) Trajectory() []TrajectoryEvent {
 	return append([]TrajectoryEvent(nil), t.trajectory...)
 }
 
-// Call answers one model tool call.
+// Call answers one model tool call. The call and its result are appended
+// to the session transcript.
 func (t *Turn) Call(ctx context.Context, toolCallID, name string, args json.RawMessage) (ToolResult, error) {
+	t.transcribe(TranscriptRecord{Type: "tool_call", ToolCallID: toolCallID, Name: name, Arguments: args})
+	res := t.call(ctx, toolCallID, name, args)
+	var text []string
+	for _, b := range res.Content {
+		if b.Type == "text" {
+			text = append(text, b.Text)
+		}
+	}
+	t.transcribe(TranscriptRecord{Type: "tool_result", ToolCallID: toolCallID, Name: name,
+		Text: strings.Join(text, "\n"), Details: res.Details, IsError: res.IsError})
+	return res, nil
+}
+
+func (t *Turn) transcribe(rec TranscriptRecord) {
+	rec.AgentRunID, rec.Boot = t.opts.RunID, t.rt.boot
+	_ = t.rt.transcripts.Append(t.opts.SessionKey, rec)
+}
+
+func (t *Turn) call(ctx context.Context, toolCallID, name string, args json.RawMessage) ToolResult {
 	ctx, stop := mergeCancel(ctx, t.ctx)
 	defer stop()
 	if t.active && (name == surface.ExecName || name == surface.WaitName) {
-		return t.callControl(ctx, toolCallID, name, args), nil
+		return t.callControl(ctx, toolCallID, name, args)
 	}
 	tool, ok := t.direct[name]
 	if !ok {
-		return ToolResult{Content: []ContentBlock{{Type: "text", Text: fmt.Sprintf("Tool %s not found.", name)}}, IsError: true}, nil
+		return ToolResult{Content: []ContentBlock{{Type: "text", Text: fmt.Sprintf("Tool %s not found.", name)}}, IsError: true}
 	}
 	res, err := t.runTool(ctx, tool, ToolCall{ToolCallID: toolCallID, Name: name, Input: args}, "")
 	if err != nil {
-		return ToolResult{Content: []ContentBlock{{Type: "text", Text: err.Error()}}, IsError: true}, nil
+		return ToolResult{Content: []ContentBlock{{Type: "text", Text: err.Error()}}, IsError: true}
 	}
-	return res, nil
+	return res
 }
 
 // mergeCancel returns a context cancelled when either a or b is.
@@ -221,7 +281,7 @@ func mergeCancel(a, b context.Context) (context.Context, func()) {
 
 func (t *Turn) callControl(ctx context.Context, toolCallID, name string, args json.RawMessage) ToolResult {
 	ev := TrajectoryEvent{Type: "tool_call", ToolCallID: toolCallID, Name: name}
-	hookEv := HookEvent{ToolName: name, ToolCallID: toolCallID, Params: args}
+	hookEv := t.hookEvent(HookEvent{ToolName: name, ToolCallID: toolCallID, Params: args})
 	if name == surface.ExecName {
 		ev.ToolKind = "code_mode_exec"
 		hookEv.ToolKind = "code_mode_exec"
@@ -239,12 +299,21 @@ func (t *Turn) callControl(ctx context.Context, toolCallID, name string, args js
 			args = d.Params
 		}
 	}
+	start := time.Now()
+	t.rt.debug.event("%s start call=%s", name, toolCallID)
+	if name == surface.ExecName && inputKind(args) == "typescript" && t.settings.LanguageEnabled("typescript") {
+		t.rt.debug.typeScriptLoaded()
+	}
 	var res cell.Result
 	if name == surface.ExecName {
 		res = t.rt.runner.Exec(ctx, hostAdapter{t}, t.scope, toolCallID, args)
+	} else if rec, ok := t.recoverable(args); ok {
+		res = t.rt.runner.ExecRebuilt(ctx, hostAdapter{t}, t.scope, rec.execCallID, rec.args,
+			cell.Rebuild{RunID: t.waitRunID(args), SkipOutput: rec.delivered})
 	} else {
 		res = t.rt.runner.Wait(ctx, hostAdapter{t}, t.scope, toolCallID, args)
 	}
+	t.rt.debug.event("%s end call=%s status=%s runId=%s code=%s duration=%s", name, toolCallID, res.Status, res.RunID, res.Code, ms(time.Since(start)))
 	status := StatusOK
 	if res.Status == "failed" {
 		status = StatusError
@@ -252,6 +321,29 @@ func (t *Turn) callControl(ctx context.Context, toolCallID, name string, args js
 	t.finish(idx, status)
 	details, _ := res.MarshalJSON()
 	return ToolResult{Content: []ContentBlock{{Type: "text", Text: res.Text()}}, Details: details}
+}
+
+// waitRunID reads the run id of wait arguments.
+func (t *Turn) waitRunID(args json.RawMessage) string {
+	id, fail := cell.ParseWait(args)
+	if fail != nil {
+		return ""
+	}
+	return id
+}
+
+// recoverable reports whether a wait names a restart-safe run lost in a
+// restart that the session transcript can rebuild (CM-9.10).
+func (t *Turn) recoverable(args json.RawMessage) (recovery, bool) {
+	id := t.waitRunID(args)
+	if id == "" || t.rt.runner.Has(id) {
+		return recovery{}, false
+	}
+	recs, err := t.rt.transcripts.Records(t.opts.SessionKey)
+	if err != nil {
+		return recovery{}, false
+	}
+	return findRecoverable(recs, id, t.rt.boot)
 }
 
 // inputKind is the exec language for hooks; a missing language is javascript.
@@ -284,6 +376,12 @@ func mirrorCodeCommand(args json.RawMessage) json.RawMessage {
 		return args
 	}
 	return b
+}
+
+// hookEvent adds the agent run context to a hook event.
+func (t *Turn) hookEvent(e HookEvent) HookEvent {
+	e.AgentID, e.SessionID, e.SessionKey = t.opts.AgentID, t.opts.SessionID, t.opts.SessionKey
+	return e
 }
 
 // DefaultBlockReason is the message of a hook block without a reason.
@@ -336,7 +434,7 @@ func nestedCallID(parent, name string, seq int) string {
 func (t *Turn) runTool(ctx context.Context, tool Tool, call ToolCall, parent string) (ToolResult, error) {
 	idx := t.record(TrajectoryEvent{Type: "tool_call", ToolCallID: call.ToolCallID, Name: tool.Name, CatalogID: call.CatalogID, ParentToolCallID: parent})
 	if h := t.opts.Hooks.BeforeToolCall; h != nil {
-		d, err := h(ctx, HookEvent{ToolName: tool.Name, ToolCallID: call.ToolCallID, Params: call.Input, CatalogID: call.CatalogID, ParentToolCallID: parent})
+		d, err := h(ctx, t.hookEvent(HookEvent{ToolName: tool.Name, ToolCallID: call.ToolCallID, Params: call.Input, CatalogID: call.CatalogID, ParentToolCallID: parent}))
 		if err != nil || d.Block {
 			t.finish(idx, StatusBlocked)
 			msg := d.Reason
@@ -385,12 +483,12 @@ func (t *Turn) Catalog() *catalog.Catalog { return t.catalog }
 // Settings implements cell.Host.
 func (t *Turn) Settings() config.Settings { return t.settings }
 
-// GuestConfig implements cell.Host.
-func (t *Turn) GuestConfig() []byte {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.guestCfg != nil {
-		return t.guestCfg
+// GuestConfig implements cell.Host: the catalog part is built once per
+// turn, namespace scopes once per exec.
+func (t *Turn) GuestConfig(execCallID string) ([]byte, error) {
+	namespaces, err := t.scopes(execCallID)
+	if err != nil {
+		return nil, err
 	}
 	visible := t.catalog.Visible()
 	tools := make([]any, len(visible))
@@ -399,25 +497,20 @@ func (t *Turn) GuestConfig() []byte {
 	}
 	conv := t.catalog.Convenience()
 	gc := guest.Config{MaxOutputBytes: t.settings.MaxOutputBytes, Tools: tools,
-		Convenience: make([]guest.Convenience, len(conv)), APIFiles: []guest.APIFile{}, Namespaces: []guest.Namespace{}}
+		Convenience: make([]guest.Convenience, len(conv)), APIFiles: t.apiFiles(), Namespaces: namespaces, Swarm: t.guestSwarm()}
 	for i, c := range conv {
 		gc.Convenience[i] = guest.Convenience{Name: c.Name, ID: c.ID}
 	}
-	b, err := json.Marshal(gc)
-	if err != nil {
-		b = []byte(`{}`)
+	if m := t.mcpNamespace(); m != nil {
+		gc.Namespaces = append([]guest.Namespace{*m}, gc.Namespaces...)
 	}
-	t.guestCfg = b
-	return b
+	return json.Marshal(gc)
 }
 
 // Telemetry implements cell.Host.
 func (t *Turn) Telemetry() cell.Telemetry {
 	src, _ := countSources(t.catalog)
-	names := make([]string, len(t.visible))
-	for i, d := range t.visible {
-		names[i] = d.Name
-	}
+	names := t.visibleNames()
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return cell.Telemetry{CatalogSize: len(t.catalog.Entries), Sources: src,
@@ -446,10 +539,17 @@ func (t *Turn) nestedCall(ctx context.Context, e catalog.Entry, input json.RawMe
 	}
 	ctx, stop := mergeCancel(ctx, t.ctx)
 	defer stop()
+	c, err := t.contractOf(e)
+	if err != nil {
+		return cell.ToolResult{}, fmt.Errorf("Tool %q has an invalid outputSchema.", e.ID)
+	}
 	id := nestedCallID(n.Parent, tool.Name, n.Seq)
 	res, err := t.runTool(ctx, tool, ToolCall{ToolCallID: id, Name: tool.Name, CatalogID: e.ID, Input: input, ParentToolCallID: n.Parent}, n.Parent)
 	if err != nil {
 		return cell.ToolResult{}, err
+	}
+	if c != nil && c.Check(res.Details) != nil {
+		return cell.ToolResult{}, fmt.Errorf("Tool %q returned details that do not match its declared outputSchema.", e.ID)
 	}
 	content := []byte("[]")
 	if res.Content != nil {
@@ -458,15 +558,8 @@ func (t *Turn) nestedCall(ctx context.Context, e catalog.Entry, input json.RawMe
 	return cell.ToolResult{Content: content, Details: res.Details}, nil
 }
 
-// Namespace implements cell.Host. Namespaces arrive with the MCP and internal
-// namespace support; until then every path is unknown.
-func (t *Turn) Namespace(ctx context.Context, args json.RawMessage, n cell.Nested) (json.RawMessage, error) {
-	var a struct {
-		Namespace string `json:"namespace"`
-	}
-	_ = json.Unmarshal(args, &a)
-	return nil, fmt.Errorf("Unknown code mode namespace: %s", a.Namespace)
-}
+// Aborted implements cell.Host.
+func (t *Turn) Aborted() bool { return t.ctx.Err() != nil && !t.ended.Load() }
 
 // ReplaySafe implements cell.Host: only openclaw-source tools marked
 // replay-safe qualify.

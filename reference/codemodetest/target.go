@@ -7,6 +7,7 @@ package codemodetest
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,9 +25,11 @@ const Name = "reference"
 func NewTarget() (conformance.Target, error) { return &target{}, nil }
 
 type target struct {
-	setup *conformance.Setup
-	rt    *codemode.Runtime
-	tmp   string
+	setup       *conformance.Setup
+	rt          *codemode.Runtime
+	tmp         string
+	transcripts *codemode.MemoryTranscripts
+	regErrs     []error
 
 	mu    sync.Mutex
 	turns []*turn
@@ -57,9 +60,20 @@ func (t *target) boot(ctx context.Context) error {
 	if len(t.setup.MCPServers) > 0 {
 		return conformance.NotApplicable("MCP servers are not supported by the reference target yet")
 	}
-	if len(t.setup.Namespaces) > 0 {
-		return conformance.NotApplicable("internal namespaces are not supported by the reference target yet")
+	reg, regErrs, err := registry(t.setup)
+	if err != nil {
+		return err
 	}
+	t.regErrs = regErrs
+	opts.Namespaces = reg
+	opts.Env = t.setup.Env
+	opts.SubAgents = func(ctx context.Context, r codemode.SubAgentRequest) (string, error) {
+		return t.setup.SubAgentAnswer, nil
+	}
+	if t.transcripts == nil {
+		t.transcripts = codemode.NewMemoryTranscripts()
+	}
+	opts.Transcripts = t.transcripts
 	t.rt = codemode.New(ctx, opts)
 	return nil
 }
@@ -87,6 +101,29 @@ func (t *target) Restart(ctx context.Context) error {
 		return err
 	}
 	return t.boot(ctx)
+}
+
+// RegistrationErrors implements conformance.RegistrationReporter.
+func (t *target) RegistrationErrors() []error { return t.regErrs }
+
+// Log implements conformance.LogReader: the runtime's debug log.
+func (t *target) Log() string { return t.rt.DebugLog() }
+
+// Transcript returns a session's transcript records (conformance.Transcripter).
+func (t *target) Transcript(ctx context.Context, sessionKey string) ([]json.RawMessage, error) {
+	recs, err := t.transcripts.Records(sessionKey)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]json.RawMessage, 0, len(recs))
+	for _, r := range recs {
+		b, err := json.Marshal(r)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, b)
+	}
+	return out, nil
 }
 
 func (t *target) tools() []codemode.Tool {
@@ -151,6 +188,9 @@ func (t *target) StartTurn(ctx context.Context, spec conformance.TurnSpec) (conf
 		opts.Tools = t.tools()
 	}
 	ct, err := t.rt.StartTurn(opts)
+	if errors.Is(err, codemode.ErrSurface) {
+		return nil, &conformance.TurnFailure{Message: err.Error()}
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -268,7 +268,9 @@ type LookupError struct{ Message string }
 func (e *LookupError) Error() string { return e.Message }
 
 // Lookup resolves a guest-supplied id: an exact id of a guest-visible entry
-// first, then an exact name among guest-visible entries.
+// first, then an exact name among guest-visible entries. An unknown id fails
+// with up to three suggestions scored as SPEC.md section 10.3 specifies
+// (CM-10.17, CM-10.18).
 func (c *Catalog) Lookup(ref string) (Entry, error) {
 	key := strings.TrimSpace(ref)
 	if e, ok := c.Get(key); ok && e.Source != SourceMCP {
@@ -287,10 +289,7 @@ func (c *Catalog) Lookup(ref string) (Entry, error) {
 	default:
 		return Entry{}, &LookupError{Message: fmt.Sprintf("Ambiguous tool name: %s; use an exact tool id.", key)}
 	}
-	var sugg []string
-	for _, e := range c.Search(key, 3) {
-		sugg = append(sugg, e.Name)
-	}
+	sugg := c.suggestions(key)
 	msg := "Unknown tool id: " + key + "."
 	if len(sugg) > 0 {
 		msg += " Did you mean: " + strings.Join(sugg, ", ") + "?"

@@ -84,9 +84,12 @@ func (b *bridge) handle(c *engine.HostCall) (any, error) {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	// A request stays pending for the guest until its promise settles, that
+	// is until its result is delivered; host-side completion does not free
+	// a slot while the guest is still running synchronously.
 	unsettled := 0
 	for _, r := range b.reqs {
-		if !r.settled {
+		if !r.delivered {
 			unsettled++
 		}
 	}
@@ -176,6 +179,28 @@ func (b *bridge) dispatch(r *request, args json.RawMessage) {
 			a.Reason = json.RawMessage("null")
 		}
 		r.yieldReason = a.Reason
+	case guest.MethodSpawn, guest.MethodAgentWait:
+		r.replaySafe, r.dispatched = true, true
+		var n Nested
+		if r.method == guest.MethodSpawn {
+			b.host.Count(guest.MethodCall)
+			b.nested++
+			n = Nested{Parent: b.parent, Seq: b.nested}
+		}
+		go func() {
+			var v json.RawMessage
+			var err error
+			if r.method == guest.MethodSpawn {
+				v, err = b.host.SpawnAgent(b.ctx, args, n)
+			} else {
+				v, err = b.host.WaitAgent(b.ctx, args)
+			}
+			if err != nil {
+				b.settle(r, false, err.Error())
+				return
+			}
+			b.settle(r, true, string(v))
+		}()
 	case guest.MethodNamespace:
 		if b.restartSafe {
 			return

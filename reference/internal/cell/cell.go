@@ -34,12 +34,22 @@ type Runner struct {
 	engErr error
 	pool   *pool
 	store  *store
+	// Events, when set, receives one debug line per run lifecycle event
+	// (suspension, resume, expiry, disposal); never source or inputs.
+	Events func(format string, args ...any)
+}
+
+func (rn *Runner) event(format string, args ...any) {
+	if rn.Events != nil {
+		rn.Events(format, args...)
+	}
 }
 
 // NewRunner returns a runner on eng. When the engine could not be loaded,
 // pass its error: every exec then fails closed with runtime_unavailable.
 func NewRunner(eng *engine.Engine, engErr error) *Runner {
 	r := &Runner{eng: eng, engErr: engErr, store: newStore(MaxSuspendedRuns)}
+	r.store.gone = func(id, why string) { r.event("%s runId=%s", why, id) }
 	if eng != nil && engErr == nil {
 		r.pool = newPool(eng)
 	}
@@ -77,20 +87,42 @@ func resumeMin(timeoutMs int) time.Duration {
 
 // Exec runs one exec call. toolCallID is the model's id for the call.
 func (rn *Runner) Exec(ctx context.Context, host Host, scope Scope, toolCallID string, args json.RawMessage) Result {
-	res := rn.exec(ctx, host, scope, toolCallID, args)
+	res := rn.exec(ctx, host, scope, toolCallID, args, Rebuild{})
 	res.Telemetry = host.Telemetry()
 	return res
 }
+
+// Rebuild describes a restart-safe run rebuilt from a transcript after a
+// restart (SPEC.md CM-9.10 to CM-9.12): it keeps its run id and skips the
+// output entries the transcript shows as delivered.
+type Rebuild struct {
+	RunID      string
+	SkipOutput int
+}
+
+// ExecRebuilt re-runs a recorded restart-safe exec as the answer to a wait
+// for a run lost in a restart. args are the recorded exec arguments.
+func (rn *Runner) ExecRebuilt(ctx context.Context, host Host, scope Scope, execToolCallID string, args json.RawMessage, rb Rebuild) Result {
+	res := rn.exec(ctx, host, scope, execToolCallID, args, rb)
+	res.Telemetry = host.Telemetry()
+	return res
+}
+
+// Has reports whether a suspended run with id exists.
+func (rn *Runner) Has(id string) bool { return rn.store.has(id) }
 
 // unavailable is the fail-closed result when the engine cannot run code.
 func unavailable(reason string) Result {
 	return Failed(CodeRuntimeUnavailable, PhaseHost, MsgRuntimeUnavailable+reason)
 }
 
-func (rn *Runner) exec(ctx context.Context, host Host, scope Scope, toolCallID string, args json.RawMessage) Result {
+func (rn *Runner) exec(ctx context.Context, host Host, scope Scope, toolCallID string, args json.RawMessage, rb Rebuild) Result {
 	in, fail := ParseExec(args)
 	if fail != nil {
 		return *fail
+	}
+	if rb.RunID != "" {
+		in.RestartSafe = true
 	}
 	s := host.Settings()
 	rn.store.sweep()
@@ -111,12 +143,22 @@ func (rn *Runner) exec(ctx context.Context, host Host, scope Scope, toolCallID s
 	deadline := time.Now().Add(time.Duration(s.TimeoutMs) * time.Millisecond)
 	script, pf := prepare.Script(in.Code, prepare.Language(in.Language))
 	if pf != nil {
+		if pf.Syntax {
+			// A cell that breaks out of its wrapper is a guest SyntaxError
+			// (CM-5.24); it never reaches the VM.
+			return Failed(CodeInternal, PhaseGuest, pf.Message)
+		}
 		return Failed(CodeInvalidInput, PhaseInput, pf.Message)
 	}
 	if time.Now().After(deadline) {
 		return Failed(CodeTimeout, PhaseHost, MsgTimeout)
 	}
-	r := &run{scope: scope, host: host, bridge: newBridge(host, s.MaxPendingToolCalls, toolCallID, in.RestartSafe), restartSafe: in.RestartSafe}
+	guestConfig, err := host.GuestConfig(toolCallID)
+	if err != nil {
+		return Failed(CodeInvalidInput, PhaseInput, err.Error())
+	}
+	r := &run{id: rb.RunID, skip: rb.SkipOutput, scope: scope, host: host,
+		bridge: newBridge(host, s.MaxPendingToolCalls, toolCallID, in.RestartSafe), restartSafe: in.RestartSafe}
 	return rn.supervise(ctx, r, deadline, true, func(l *leg) Result {
 		pv, err := rn.pool.get()
 		if err != nil {
@@ -128,7 +170,8 @@ func (rn *Runner) exec(ctx context.Context, host Host, scope Scope, toolCallID s
 			return l.engineFailure(err)
 		}
 		pv.vm.Bind(guest.HostRequest, r.bridge.handle)
-		if _, err := pv.vm.CallMethod(r.ctl, guest.Configure, string(host.GuestConfig())); err != nil {
+		pv.vm.Bind(guest.HostNote, noteFunc(host))
+		if _, err := pv.vm.CallMethod(r.ctl, guest.Configure, string(guestConfig)); err != nil {
 			return l.engineFailure(err)
 		}
 		pv.vm.SetDeadline(deadline)
@@ -184,12 +227,24 @@ func (rn *Runner) wait(ctx context.Context, scope Scope, args json.RawMessage) R
 			return l.fail(failRestore, CodeInternal, MsgRestoreFailed)
 		}
 		l.setVM(vm)
+		rn.event("resumed runId=%s", r.id)
 		vm.Bind(guest.HostRequest, r.bridge.handle)
+		vm.Bind(guest.HostNote, noteFunc(r.host))
 		bindRandom(vm)
 		vm.SetUnhandledRejections(r.rejected)
 		vm.SetDeadline(deadline)
 		return l.drive()
 	})
+}
+
+// noteFunc is the host side of Swarm's phase and log.
+func noteFunc(host Host) engine.HostFunc {
+	return func(c *engine.HostCall) (any, error) {
+		if len(c.Args) == 2 && c.Args[0].Kind == engine.String && c.Args[1].Kind == engine.String {
+			host.Note(c.Args[0].Str, c.Args[1].Str)
+		}
+		return nil, nil
+	}
 }
 
 // awaitReady waits until the run is ready: in awaiting mode until a request
@@ -231,6 +286,9 @@ type leg struct {
 
 	mu sync.Mutex // guards vm against the supervisor's reads
 }
+
+// aborted reports an abort of the agent run or of this call.
+func (l *leg) aborted() bool { return l.ctx.Err() != nil || l.run.host.Aborted() }
 
 func (l *leg) setVM(vm *engine.VM) {
 	l.mu.Lock()
@@ -301,6 +359,9 @@ func (l *leg) drive() Result {
 	r, vm := l.run, l.vm
 	s := r.host.Settings()
 	for {
+		if l.aborted() {
+			return l.fail(failAbort, CodeTimeout, MsgAborted)
+		}
 		if err := vm.DrainJobs(); err != nil {
 			return l.engineFailure(err)
 		}
@@ -351,7 +412,7 @@ func (l *leg) drive() Result {
 			return l.suspendRestartSafe(ready, pending)
 		}
 		if !r.awaitReady(l.ctx, l.deadline.Add(-resumeMin(s.TimeoutMs))) {
-			if l.ctx.Err() != nil {
+			if l.aborted() {
 				return l.fail(failAbort, CodeTimeout, MsgAborted)
 			}
 			_, pending = r.bridge.state()
@@ -401,8 +462,9 @@ func allReplaySafe(reqs []*request) bool {
 // undelivered returns the output not yet reported to the model.
 func (l *leg) undelivered() []json.RawMessage {
 	r := l.run
-	out := make([]json.RawMessage, 0, len(r.outputs)-r.delivered)
-	for _, o := range r.outputs[r.delivered:] {
+	from := min(max(r.delivered, r.skip), len(r.outputs))
+	out := make([]json.RawMessage, 0, len(r.outputs)-from)
+	for _, o := range r.outputs[from:] {
 		out = append(out, json.RawMessage(o))
 	}
 	r.delivered = len(r.outputs)
@@ -481,6 +543,9 @@ var moduleRefRE = regexp.MustCompile(`^(?:require|module|process) is not defined
 
 // complete ends a run whose async function settled and has no host work.
 func (l *leg) complete(st guest.State) Result {
+	if l.aborted() {
+		return l.fail(failAbort, CodeTimeout, MsgAborted)
+	}
 	if !st.OK {
 		e := st.Error
 		if e == nil {
@@ -545,7 +610,7 @@ func (l *leg) engineFailure(err error) Result {
 	var ge *engine.GuestError
 	if errors.As(err, &ge) {
 		switch {
-		case ge.Interrupted && l.vm != nil && l.vm.Aborted():
+		case ge.Interrupted && (l.aborted() || (l.vm != nil && l.vm.Aborted())):
 			return l.fail(failAbort, CodeTimeout, MsgAborted)
 		case ge.Interrupted:
 			return l.fail(failGuest, CodeTimeout, MsgTimeout)
@@ -585,6 +650,7 @@ func (l *leg) suspend(pending []*request) Result {
 	if !l.fresh {
 		l.rn.store.release(r)
 	}
+	l.rn.event("suspended runId=%s pending=%d snapshotBytes=%d", r.id, len(pending), len(bin))
 	return Result{Status: "waiting", RunID: r.id, Reason: reasonOf(pending), Pending: pendingCalls(pending),
 		Output: l.undelivered(), ReplaySafe: r.restartSafe && allReplaySafe(pending)}
 }
@@ -605,5 +671,7 @@ func (l *leg) suspendRestartSafe(ready, pending []*request) Result {
 			return l.fail(failInput, CodeInvalidInput, MsgRestartSafeEffects)
 		}
 	}
-	return l.suspend(pending)
+	// Nothing is delivered inline, so every undelivered request is still
+	// pending from the guest's point of view.
+	return l.suspend(work)
 }

@@ -14,8 +14,11 @@ import (
 type Host interface {
 	Catalog() *catalog.Catalog
 	Settings() config.Settings
-	// GuestConfig is the JSON installed by the controller's configure step.
-	GuestConfig() []byte
+	// GuestConfig is the JSON installed by the controller's configure step
+	// for the run started by the exec call execCallID. Its error message is
+	// reported as invalid_input (for example a namespace scope that cannot
+	// be serialized).
+	GuestConfig(execCallID string) ([]byte, error)
 	// Telemetry returns the turn's counters and surface.
 	Telemetry() Telemetry
 	// Count bumps the search, describe or call counter.
@@ -27,6 +30,16 @@ type Host interface {
 	Namespace(ctx context.Context, args json.RawMessage, n Nested) (json.RawMessage, error)
 	// ReplaySafe reports whether calling e may be replayed after a restart.
 	ReplaySafe(e catalog.Entry) bool
+	// SpawnAgent starts a Swarm sub-agent through the sessions_spawn tool;
+	// WaitAgent waits for its final answer (SPEC.md chapter 23).
+	SpawnAgent(ctx context.Context, args json.RawMessage, n Nested) (json.RawMessage, error)
+	WaitAgent(ctx context.Context, args json.RawMessage) (json.RawMessage, error)
+	// Note records a Swarm progress note (phase or log).
+	Note(kind, text string)
+	// Aborted reports whether the agent run was aborted. It is checked
+	// directly, not through a derived context, so an abort is never
+	// mistaken for the failure of a nested call it cancelled.
+	Aborted() bool
 }
 
 // Nested identifies a nested call: the tool call id of the exec that started

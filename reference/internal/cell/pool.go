@@ -45,7 +45,7 @@ func (p *pool) fresh() (pooled, error) {
 	if err != nil {
 		return pooled{}, err
 	}
-	for _, name := range []string{guest.HostRequest, guest.HostRandom} {
+	for _, name := range []string{guest.HostRequest, guest.HostRandom, guest.HostNote} {
 		if err := vm.DefineHostFunction(name, name, 3); err != nil {
 			vm.Close()
 			return pooled{}, err

@@ -32,6 +32,7 @@ type run struct {
 
 	outputs   []string
 	delivered int
+	skip      int // output entries delivered before a restart (rebuilt runs)
 
 	restartSafe bool
 	expires     time.Time
@@ -45,6 +46,8 @@ type store struct {
 	mu   sync.Mutex
 	runs map[string]*run
 	max  int
+	// gone, when set, learns of every run removed: "expired" or "disposed".
+	gone func(id, why string)
 }
 
 func newStore(max int) *store { return &store{runs: map[string]*run{}, max: max} }
@@ -76,6 +79,9 @@ func (s *store) expire(id string) {
 	s.mu.Unlock()
 	if ok && !r.resuming {
 		r.bridge.dispose()
+		if s.gone != nil {
+			s.gone(id, "expired")
+		}
 	}
 }
 
@@ -117,7 +123,8 @@ func (s *store) release(r *run) {
 // remove drops r and cancels its outstanding work.
 func (s *store) remove(r *run) {
 	s.mu.Lock()
-	if s.runs[r.id] == r {
+	stored := s.runs[r.id] == r && r.id != ""
+	if stored {
 		delete(s.runs, r.id)
 	}
 	if r.timer != nil {
@@ -125,6 +132,9 @@ func (s *store) remove(r *run) {
 	}
 	s.mu.Unlock()
 	r.bridge.dispose()
+	if stored && s.gone != nil {
+		s.gone(r.id, "disposed")
+	}
 }
 
 // removeWhere drops every run matching keep == false.
@@ -143,8 +153,19 @@ func (s *store) removeWhere(match func(*run) bool) int {
 	s.mu.Unlock()
 	for _, r := range gone {
 		r.bridge.dispose()
+		if s.gone != nil {
+			s.gone(r.id, "disposed")
+		}
 	}
 	return len(gone)
+}
+
+// has reports whether id is stored and unexpired.
+func (s *store) has(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r, ok := s.runs[id]
+	return ok && time.Now().Before(r.expires)
 }
 
 // len reports how many runs are suspended.

@@ -5,9 +5,10 @@
 package config
 
 import (
-	"bytes"
 	"encoding/json"
 	"math"
+
+	"github.com/codemodekit/kit/reference/internal/jsjson"
 )
 
 // Runtime is the only supported value of tools.codeMode.runtime.
@@ -266,13 +267,13 @@ func asObject(raw json.RawMessage) map[string]json.RawMessage {
 	return m
 }
 
-// compactJSON returns raw without insignificant whitespace.
+// compactJSON returns the JSON.stringify text of raw.
 func compactJSON(raw json.RawMessage) string {
-	var buf bytes.Buffer
-	if err := json.Compact(&buf, raw); err != nil {
+	s, err := jsjson.Canonical(raw)
+	if err != nil {
 		return string(raw)
 	}
-	return buf.String()
+	return s
 }
 
 func boolText(b bool) string {

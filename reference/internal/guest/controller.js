@@ -18,8 +18,12 @@
   const G = globalThis;
   const hostRequest = G.__openclawHostRequest;
   const hostRandom = G.__openclawRandom;
+  const hostNote = G.__openclawSwarmNote;
   delete G.__openclawHostRequest;
   delete G.__openclawRandom;
+  delete G.__openclawSwarmNote;
+  // No shared memory: Atomics.wait must never block the VM (CM-18.16).
+  delete G.SharedArrayBuffer;
 
   const { stringify, parse } = JSON;
   const apply = Reflect.apply;
@@ -36,6 +40,7 @@
   const stringStartsWith = String.prototype.startsWith;
   const stringSplit = String.prototype.split;
   const stringSlice = String.prototype.slice;
+  const stringTrim = String.prototype.trim;
 
   defineProperty(Math, "random", {
     value: function random() {
@@ -220,12 +225,14 @@
       return request("callValue", { id, input: input === undefined ? {} : input });
     };
     const tools = { search, describe, call, callValue };
+    // A convenience function calls by name: the name is unique, and a call
+    // made by name is never replay-safe (CM-9.7).
     const convenience = cfg.convenience;
     for (let i = 0; i < convenience.length; i++) {
-      const id = convenience[i].id;
-      defineProperty(tools, convenience[i].name, {
+      const name = convenience[i].name;
+      defineProperty(tools, name, {
         value: async function (input) {
-          return callValue(id, input);
+          return callValue(name, input);
         },
         enumerable: true,
       });
@@ -286,6 +293,30 @@
       if (d !== undefined && !d.configurable) continue;
       constant(names[i], globalsByName[names[i]]);
     }
+    if (cfg.swarm) installSwarm(cfg.swarm);
+  }
+
+  // installSwarm defines agents.run, phase and log (SPEC.md chapter 23).
+  function installSwarm(swarm) {
+    const run = async function run(prompt, options) {
+      if (typeof prompt !== "string" || apply(stringTrim, prompt, []) === "") {
+        throw new ErrorCtor("agents.run prompt must be a non-empty string");
+      }
+      if (!swarm.spawn) throw new ErrorCtor("agents.run requires the sessions_spawn tool.");
+      const o = options !== null && typeof options === "object" ? options : {};
+      const picked = {};
+      const known = ["label", "model", "thinking", "fastMode", "agentId", "phase"];
+      for (let i = 0; i < known.length; i++) if (o[known[i]] !== undefined) picked[known[i]] = o[known[i]];
+      const spawned = await request("agentSpawn", { prompt, options: picked });
+      return request("agentWait", { spawned, schema: o.schema !== undefined && o.schema !== null });
+    };
+    constant("agents", freeze({ run }));
+    constant("phase", function phase(title) {
+      hostNote("phase", apply(stringSlice, StringCtor(title), [0, 2000]));
+    });
+    constant("log", function log(message) {
+      hostNote("log", apply(stringSlice, StringCtor(message), [0, 2000]));
+    });
   }
 
   let started = false;

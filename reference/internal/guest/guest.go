@@ -24,6 +24,7 @@ const UserFile = "openclaw-code-mode:user.js"
 const (
 	HostRequest = "__openclawHostRequest"
 	HostRandom  = "__openclawRandom"
+	HostNote    = "__openclawSwarmNote"
 )
 
 // Methods of the controller object (the controller script's completion
@@ -44,12 +45,14 @@ const (
 	MethodCallValue = "callValue"
 	MethodYield     = "yield"
 	MethodNamespace = "namespace"
+	MethodSpawn     = "agentSpawn"
+	MethodAgentWait = "agentWait"
 )
 
 // Methods is the bridge method allowlist.
 var Methods = map[string]bool{
 	MethodSearch: true, MethodDescribe: true, MethodCall: true, MethodCallValue: true,
-	MethodYield: true, MethodNamespace: true,
+	MethodYield: true, MethodNamespace: true, MethodSpawn: true, MethodAgentWait: true,
 }
 
 // Config is the run data installed by Configure.
@@ -59,6 +62,14 @@ type Config struct {
 	Convenience    []Convenience `json:"convenience"`
 	APIFiles       []APIFile     `json:"apiFiles"`
 	Namespaces     []Namespace   `json:"namespaces"`
+	// Swarm is set when tools.swarm is on for the run.
+	Swarm *Swarm `json:"swarm,omitempty"`
+}
+
+// Swarm configures the Swarm globals.
+type Swarm struct {
+	// Spawn reports a sessions_spawn catalog entry.
+	Spawn bool `json:"spawn"`
 }
 
 // Convenience installs tools[Name] as a shortcut for tools.callValue(ID, input).
@@ -89,7 +100,7 @@ type Node struct {
 	Kind    string          `json:"kind"` // "object", "call" or "value"
 	Members map[string]Node `json:"members,omitempty"`
 	Path    string          `json:"path,omitempty"`
-	Value   any             `json:"value,omitempty"`
+	Value   any             `json:"value"`
 }
 
 // State is the controller's report on the model's async function.

@@ -51,6 +51,9 @@ type token struct {
 	// reserved is true for an identifier that is a keyword where it stands:
 	// a reserved word, or one of of/yield/await, not written as a member name.
 	reserved bool
+	// substitution is true for a template chunk that opens a substitution
+	// (it ends with "${").
+	substitution bool
 }
 
 func (t token) end() int { return t.pos + len(t.text) }
@@ -93,6 +96,12 @@ var punctuators = []string{
 // runs to the end of the source. Strings and regular expressions cannot span
 // lines, so an unterminated one ends at the line terminator.
 //
+// The source is read as the body of the wrapper function (see wrap), in a
+// script: "<!--" anywhere, and "-->" where only white space and comments
+// precede it on its line (the source's first line included, since the wrapper
+// ends a line before it), start legacy HTML-like comments that run to the end
+// of the line (ECMAScript Annex B.1.1), as in QuickJS and esbuild.
+//
 // Whether '/' starts a regular expression depends on the previous token: it
 // divides after a value (an identifier, literal, ')', ']', or the '}' of an
 // object literal) and starts a regexp elsewhere (after an operator, a keyword
@@ -109,10 +118,14 @@ type lexer struct {
 	pos    int
 	slash  slashMode
 	braces []brace // open braces and template substitutions
-	parens []bool  // for each open '(', whether it follows if, while, for or with
+	parens []bool  // for each open '(', whether it follows a control keyword
 	prev   token   // the last two non-comment tokens
 	prev2  token
 	nl     bool
+
+	// closedControl is true when the last ')' closed the head of a control
+	// statement, after which '{' opens a block.
+	closedControl bool
 
 	flips     []int // indices, in order, of ambiguous slashes read the other way
 	ambiguous int   // ambiguous slashes read so far
@@ -185,7 +198,9 @@ func (l *lexer) next() (token, bool) {
 	var value string
 	subst := false // a template chunk opens a substitution
 	switch {
-	case c == '/' && start+1 < len(src) && src[start+1] == '/':
+	case c == '/' && start+1 < len(src) && src[start+1] == '/',
+		c == '<' && strings.HasPrefix(src[start:], "<!--"),
+		c == '-' && strings.HasPrefix(src[start:], "-->") && (l.nl || l.prev.kind == 0):
 		l.pos = lineEnd(src, start)
 		kind = commentToken
 	case c == '/' && start+1 < len(src) && src[start+1] == '*':
@@ -225,7 +240,7 @@ func (l *lexer) next() (token, bool) {
 		}
 		l.punctuator()
 	}
-	t := token{kind: kind, text: src[start:l.pos], pos: start}
+	t := token{kind: kind, text: src[start:l.pos], pos: start, substitution: subst}
 	t.value = t.text
 	if kind == identToken {
 		t.value = value
@@ -264,17 +279,28 @@ func (l *lexer) emit(t token) token {
 			l.slash = slashDivide
 		}
 	case punctToken:
+		prevSlash := l.slash
 		l.slash = slashRegexp
 		switch t.text {
 		case "(":
 			l.parens = append(l.parens, l.followsControlKeyword())
 		case ")":
 			l.slash = slashDivide
+			l.closedControl = false
 			if n := len(l.parens); n > 0 {
 				if l.parens[n-1] {
 					l.slash = slashRegexp // if (x) /re/
+					l.closedControl = true
 				}
 				l.parens = l.parens[:n-1]
+			}
+		case "!":
+			if prevSlash != slashRegexp && !t.nl {
+				// After an operand on the same line, '!' can only be
+				// TypeScript's non-null assertion (x! / 2); in JavaScript it
+				// is a syntax error. After a line break it starts a
+				// statement.
+				l.slash = prevSlash
 			}
 		case "]":
 			l.slash = slashDivide
@@ -312,7 +338,10 @@ const (
 	braceSubst               // a template substitution: the template goes on
 )
 
-// opens classifies the '{' token t from the token before it.
+// opens classifies the '{' token t from the token before it. After an
+// operand the brace may open a class body, whose heritage is an expression
+// (class extends f() {} / 2 divides), so it is braceEither unless the
+// operand is the head of a control statement.
 func (l *lexer) opens(t token) brace {
 	p := l.prev
 	switch p.kind {
@@ -320,14 +349,24 @@ func (l *lexer) opens(t token) brace {
 		return braceBlock // the start of the source
 	case punctToken:
 		switch p.text {
-		case ";", "{", "}", ")", "=>":
+		case ";", "{", "=>":
 			return braceBlock
-		case ":":
-			return braceEither // a label or a property value
+		case ")":
+			if l.closedControl {
+				return braceBlock // if (x) {
+			}
+			return braceEither // a function or method body, or a class body
+		case ":", "}", "]":
+			return braceEither // a label or a property value; a class body
 		}
 		return braceObject // after an operator, '(', '[' or ','
 	case templateToken:
-		return braceObject // inside a substitution
+		if p.substitution {
+			return braceObject // inside a substitution
+		}
+		return braceEither // a class body after a tagged template
+	case numberToken, stringToken, regexpToken:
+		return braceEither // a class body
 	case identToken:
 		if !p.reserved {
 			return braceEither // a class or TypeScript declaration body
@@ -346,14 +385,14 @@ func (l *lexer) opens(t token) brace {
 }
 
 // followsControlKeyword reports whether a '(' now would open the head of an
-// if, while, for (or for await) or with statement, after which a '/' starts a
-// regular expression.
+// if, while, for (or for await), with, switch or catch, after which a '/'
+// starts a regular expression and a '{' opens a block.
 func (l *lexer) followsControlKeyword() bool {
 	if !l.prev.reserved {
 		return false
 	}
 	switch l.prev.value {
-	case "if", "while", "for", "with":
+	case "if", "while", "for", "with", "switch", "catch":
 		return true
 	case "await":
 		return l.prev2.reserved && l.prev2.value == "for"
@@ -687,3 +726,11 @@ func isIDPart(r rune) bool {
 	return isIDStart(r) || r == '\u200c' || r == '\u200d' ||
 		unicode.In(r, unicode.Mn, unicode.Mc, unicode.Nd, unicode.Pc, unicode.Other_ID_Continue)
 }
+
+// infixWords are the words that may follow an operand; a regular expression
+// followed by one of them on its line still fits (see regexpFits).
+var infixWords = map[string]bool{"in": true, "instanceof": true, "as": true, "satisfies": true}
+
+func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+
+func isBlank(r rune) bool { return isSpace(r) || isLineTerminator(r) }

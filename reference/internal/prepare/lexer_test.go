@@ -218,6 +218,60 @@ func TestTokenize(t *testing.T) {
 			reason: "the lexer never fails",
 		},
 		{
+			name:   "HTML-like open comment",
+			src:    "a <!-- `\nb",
+			want:   []string{"ident a", "comment <!-- `", "ident b"},
+			reason: "<!-- starts a comment to the end of the line anywhere in a script (Annex B.1.1)",
+		},
+		{
+			name:   "HTML-like close comment at the start",
+			src:    "--> `\nb",
+			want:   []string{"comment --> `", "ident b"},
+			reason: "the wrapper ends a line just before the source",
+		},
+		{
+			name:   "HTML-like close comment after a line break and comments",
+			src:    "a\n /* c */ --> `\nb /*\n*/ --> x",
+			want:   []string{"ident a", "comment /* c */", "comment --> `", "ident b", "comment /*\n*/", "comment --> x"},
+			reason: "only white space and comments may precede --> on its line",
+		},
+		{
+			name:   "decrement and greater after code",
+			src:    "a --> b",
+			want:   []string{"ident a", "punct --", "punct >", "ident b"},
+			reason: "after code on its line, --> is not a comment",
+		},
+		{
+			name:   "non-null assertion before a division",
+			src:    "a! / b / c",
+			want:   []string{"ident a", "punct !", "punct /", "ident b", "punct /", "ident c"},
+			reason: "after an operand on the same line, '!' is TypeScript's postfix non-null assertion",
+		},
+		{
+			name:   "negation on a new line before a regexp",
+			src:    "a\n!/b/.test(c)",
+			want:   []string{"ident a", "punct !", "regexp /b/", "punct .", "ident test", "punct (", "ident c", "punct )"},
+			reason: "after a line break, '!' starts a statement (and TypeScript needs the assertion on the same line)",
+		},
+		{
+			name:   "regexp after a switch body",
+			src:    "switch (a) {}\n/b/",
+			want:   []string{"ident switch", "punct (", "ident a", "punct )", "punct {", "punct }", "regexp /b/"},
+			reason: "the braces after a control head are a block",
+		},
+		{
+			name:   "ambiguous slash after a function body is read as division",
+			src:    "x = function () {} /b/g",
+			want:   []string{"ident x", "punct =", "ident function", "punct (", "punct )", "punct {", "punct }", "punct /", "ident b", "punct /", "ident g"},
+			reason: "a function expression can be divided; a declaration ends a statement",
+		},
+		{
+			name:   "ambiguous slash after a class with a called heritage",
+			src:    "class A extends f() {} /b/g",
+			want:   []string{"ident class", "ident A", "ident extends", "ident f", "punct (", "punct )", "punct {", "punct }", "punct /", "ident b", "punct /", "ident g"},
+			reason: "a class expression can be divided",
+		},
+		{
 			name: "typescript",
 			src:  "let x: Array<number> = [] as any!",
 			want: []string{"ident let", "ident x", "punct :", "ident Array", "punct <", "ident number",
@@ -319,6 +373,22 @@ func TestReadings(t *testing.T) {
 			want: [][]string{
 				{"ident of", "regexp / 2; /x", "punct /"},
 				{"ident of", "punct /", "number 2", "punct ;", "regexp /x/"},
+			},
+		},
+		{
+			name: "both readings after a function body",
+			src:  "x = function () {} /')/",
+			want: [][]string{
+				{"ident x", "punct =", "ident function", "punct (", "punct )", "punct {", "punct }", "punct /", "string ')/"},
+				{"ident x", "punct =", "ident function", "punct (", "punct )", "punct {", "punct }", "regexp /')/"},
+			},
+		},
+		{
+			name: "both readings after a class with an indexed heritage",
+			src:  "class A extends b[0] {} /')/",
+			want: [][]string{
+				{"ident class", "ident A", "ident extends", "ident b", "punct [", "number 0", "punct ]", "punct {", "punct }", "punct /", "string ')/"},
+				{"ident class", "ident A", "ident extends", "ident b", "punct [", "number 0", "punct ]", "punct {", "punct }", "regexp /')/"},
 			},
 		},
 		{

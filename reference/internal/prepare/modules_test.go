@@ -6,13 +6,50 @@ import (
 )
 
 // moduleTests are the module-rule cases; FuzzRejectsModuleAccess and
-// FuzzScript use their sources as seeds.
+// FuzzScript use their sources as seeds. lang is JavaScript unless set.
 var moduleTests = []struct {
 	name   string
 	src    string
+	lang   Language
 	want   bool
 	reason string
 }{
+	// SPEC.md CM-5.14: rejected.
+	{name: "CM-5.14 static import", src: `import fs from "node:fs"`, want: true},
+	{name: "CM-5.14 dynamic import", src: `const m = await import("node:fs")`, want: true},
+	{name: "CM-5.14 import.meta", src: "return import.meta.url", want: true},
+	{name: "CM-5.14 require call", src: `const fs = require("node:fs")`, want: true},
+	{name: "CM-5.14 parenthesised callee", src: `(require)("node:fs")`, want: true},
+	{name: "CM-5.14 optional call", src: `require?.("node:fs")`, want: true},
+	{name: "CM-5.14 comma sequence", src: `(0, require)("node:fs")`, want: true},
+	{name: "CM-5.14 all unwrapped at once", src: `((0, (require)))?.("node:fs")`, want: true},
+	// SPEC.md CM-5.15: rejected.
+	{name: "CM-5.15 import in a substitution", src: "`${import('node:fs')}`", want: true},
+	{name: "CM-5.15 require in a substitution", src: "`${require('node:fs')}`", want: true},
+	// SPEC.md CM-5.16: allowed.
+	{name: "CM-5.16 important", src: "const important = 1", want: false},
+	{name: "CM-5.16 required", src: "const required = true", want: false},
+	{name: "CM-5.16 string literals", src: `const a = "import x from 'y'", b = 'require("fs")'`, want: false},
+	{name: "CM-5.16 regular expression", src: `return /import\(|require\(/.test(s)`, want: false},
+	{name: "CM-5.16 comments", src: "// import fs from 'fs'\n/* require('fs') */ return 1", want: false},
+	{name: "CM-5.16 obj.import", src: "obj.import(1)", want: false},
+	{name: "CM-5.16 obj.require", src: "obj.require('x')", want: false},
+	// SPEC.md section 5.3 and CM-6.9: TypeScript forms, rejected.
+	{name: "5.3 import type", src: `import type { X } from "y"`, lang: TypeScript, want: true},
+	{name: "5.3 import equals require", src: `import x = require("y")`, lang: TypeScript, want: true},
+	{name: "5.3 export from", src: `export { a } from "b"`, lang: TypeScript, want: true},
+	{name: "5.3 export star from", src: `export * from "b"`, lang: TypeScript, want: true},
+	{name: "5.3 export star as from", src: `export * as ns from "b"`, lang: TypeScript, want: true},
+	{name: "5.3 export type from", src: `export type { T } from "b"`, lang: TypeScript, want: true},
+	{name: "5.3 export type star from", src: `export type * from "b"`, lang: TypeScript, want: true},
+	{name: "5.3 export from deep inside", src: "if (x) {\n  export { a, b as c } from './m'\n}", lang: TypeScript, want: true,
+		reason: "wherever it occurs"},
+	{name: "5.3 export from in javascript", src: `export { a } from "b"`, want: false,
+		reason: "only TypeScript rejects export … from; in JavaScript it is a guest SyntaxError"},
+	{name: "5.3 export without from", src: "export { a }", lang: TypeScript, want: false},
+	{name: "5.3 export of a name from", src: "export const from = 'x'", lang: TypeScript, want: false},
+	{name: "5.3 member named export", src: `o.export * from "x"`, lang: TypeScript, want: false},
+
 	// Allowed.
 	{name: "identifier containing import", src: "const important = 1", want: false},
 	{name: "string mentioning import", src: `"import docs later"`, want: false},
@@ -44,13 +81,21 @@ var moduleTests = []struct {
 	{name: "regexp after an if head", src: "if (ok) /require\\(/.test(s)", want: false},
 	{name: "typescript generic method named import", src: "({ import<T>(x: T) { return x } })", want: false},
 	{name: "empty", src: "", want: false},
+	{name: "HTML-like comment", src: "x <!-- require('fs')", want: false,
+		reason: "<!-- starts a comment in a script (Annex B)"},
+	{name: "HTML-like close comment", src: "x\n--> require('fs')", want: false},
+	{name: "decrement then greater", src: "x --> require('fs')", want: true,
+		reason: "--> after code on its line is x-- > …"},
+	{name: "non-null assertion before a division", src: "const half = n! / 2; require('fs'); /x/", lang: TypeScript, want: true,
+		reason: "after an operand, '!' is postfix, so the slash divides"},
 
 	// Rejected.
 	{name: "default import", src: `import fs from "node:fs"`, want: true},
 	{name: "named import", src: `import { a } from "b"`, want: true},
 	{name: "namespace import", src: `import * as x from "y"`, want: true},
 	{name: "side-effect import", src: `import "side-effect"`, want: true},
-	{name: "type import", src: `import type { X } from "y"`, want: true},
+	{name: "type import", src: `import type { X } from "y"`, want: true,
+		reason: "in JavaScript too: import followed by a name"},
 	{name: "import equals require", src: `import x = require("y")`, want: true},
 	{name: "dynamic import", src: `await import("node:fs")`, want: true},
 	{name: "import.meta", src: "import.meta.url", want: true},
@@ -63,14 +108,27 @@ var moduleTests = []struct {
 	{name: "doubly parenthesised require", src: `((require))("fs")`, want: true},
 	{name: "sequence callee", src: `(0, require)("fs")`, want: true},
 	{name: "optional call", src: `require?.("fs")`, want: true},
-	{name: "require member", src: `require.resolve("fs")`, want: true},
+	{name: "require member", src: `require.resolve("fs")`, want: false,
+		reason: "flipped: the callee is require.resolve, not require; the guest reports the ReferenceError as module access"},
+	{name: "optional require member", src: `require?.resolve("fs")`, want: false},
+	{name: "require in a call's arguments", src: `f(0, require)("x")`, want: false,
+		reason: "the callee is f(0, require), not require"},
+	{name: "require as the first of a sequence", src: `(require, f)("x")`, want: false},
+	{name: "new require", src: `new require("events")`, want: true,
+		reason: "its callee is require"},
+	{name: "grouped after a block", src: "if (x) {}\n(require)(\"fs\")", want: true},
+	{name: "grouped after await", src: `await (require)("fs")`, want: true},
+	{name: "grouped after typeof", src: `typeof (0, require)("fs")`, want: true},
+	{name: "grouped in a substitution", src: "`${(require)('fs')}`", want: true},
+	{name: "if head then a parenthesised string", src: "if (require) (\"x\")", want: false,
+		reason: "the parentheses hold the if head; (\"x\") is the statement"},
 	{name: "tagged template require", src: "require`fs`", want: true},
 	{name: "comments around require", src: `/* c */ require/* c */("fs")`, want: true},
 	{name: "escaped import", src: `\u0069mport("x")`, want: true,
 		reason: "an identifier with escapes that spells import is treated as import"},
 	{name: "escaped require", src: `\u{72}equire("fs")`, want: true},
-	{name: "require passed as an argument", src: `f(require)`, want: true,
-		reason: "require before ')' is rejected even when it is not a callee (conservative)"},
+	{name: "require passed as an argument", src: `f(require)`, want: false,
+		reason: "flipped: not a call of require; the guest reports the ReferenceError as module access"},
 	{name: "spread import", src: `[...import("x")]`, want: true},
 	{name: "class extends require", src: `class A extends require("events") {}`, want: true,
 		reason: "after extends, require(…) { is a call, not a method"},
@@ -99,8 +157,8 @@ var moduleTests = []struct {
 func TestRejectsModuleAccess(t *testing.T) {
 	for _, tt := range moduleTests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := RejectsModuleAccess(tt.src); got != tt.want {
-				t.Errorf("RejectsModuleAccess(%q) = %v, want %v\nreason: %s", tt.src, got, tt.want, tt.reason)
+			if got := RejectsModuleAccess(tt.src, tt.lang); got != tt.want {
+				t.Errorf("RejectsModuleAccess(%q, %q) = %v, want %v\nreason: %s", tt.src, tt.lang, got, tt.want, tt.reason)
 			}
 		})
 	}
@@ -108,17 +166,25 @@ func TestRejectsModuleAccess(t *testing.T) {
 
 func FuzzRejectsModuleAccess(f *testing.F) {
 	for _, tt := range moduleTests {
-		f.Add(tt.src)
+		f.Add(tt.src, tt.lang == TypeScript)
 	}
-	f.Fuzz(func(t *testing.T, src string) {
-		got := RejectsModuleAccess(src)
+	f.Fuzz(func(t *testing.T, src string, ts bool) {
+		lang := JavaScript
+		if ts {
+			lang = TypeScript
+		}
+		got := RejectsModuleAccess(src, lang)
 		// Commenting the source out never finds module access, and a statement
-		// before it changes nothing.
-		if RejectsModuleAccess("/*" + strings.ReplaceAll(src, "*/", "") + "*/") {
+		// before it changes nothing. TypeScript rejects all that JavaScript
+		// does.
+		if RejectsModuleAccess("/*"+strings.ReplaceAll(src, "*/", "")+"*/", lang) {
 			t.Errorf("RejectsModuleAccess of %q commented out = true, want false", src)
 		}
-		if after := RejectsModuleAccess("0;\n" + src); after != got {
-			t.Errorf("RejectsModuleAccess(%q) = %v, but %v after a statement", src, got, after)
+		if after := RejectsModuleAccess("0;\n"+src, lang); after != got {
+			t.Errorf("RejectsModuleAccess(%q, %q) = %v, but %v after a statement", src, lang, got, after)
+		}
+		if ts && !got && RejectsModuleAccess(src, JavaScript) {
+			t.Errorf("RejectsModuleAccess(%q) rejects JavaScript but not TypeScript", src)
 		}
 	})
 }
@@ -144,10 +210,11 @@ func TestRejectsModuleAccess_largeInputs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := RejectsModuleAccess(tt.src); got != tt.want {
+			if got := RejectsModuleAccess(tt.src, TypeScript); got != tt.want {
 				t.Errorf("RejectsModuleAccess(%d bytes) = %v, want %v", len(tt.src), got, tt.want)
 			}
-			IsShellLike(tt.src)
+			breakOut(tt.src)
+			IsShellLike(tt.src, tt.src)
 		})
 	}
 }

@@ -24,8 +24,16 @@ const (
 	TypeScript Language = "typescript"
 )
 
-// A Failure is a preparation failure; the caller reports it as invalid_input.
-type Failure struct{ Message string }
+// A Failure is a preparation failure. The caller reports it as invalid_input
+// (SPEC.md CM-5.12), except a Syntax failure, which it reports as the guest
+// SyntaxError that evaluating the source would have thrown (CM-5.24).
+type Failure struct {
+	Message string
+	// Syntax is true when the source breaks out of the wrapper function; the
+	// Message is then "SyntaxError: unexpected token '<c>'", with c the
+	// closing bracket that ends the wrapper early.
+	Syntax bool
+}
 
 func (f *Failure) Error() string { return f.Message }
 
@@ -40,17 +48,39 @@ const (
 // wrap returns code as the body of an async arrow function expression.
 func wrap(code string) string { return wrapperHead + code + wrapperTail }
 
-// Script prepares code. On success the returned script, evaluated as a global
-// QuickJS script, has as its completion value an async arrow function whose body
-// is the user's code: `(async () => {\n<code>\n})` for JavaScript (code verbatim),
-// and the esbuild transform of that same wrapper for TypeScript.
+// Script prepares code, the source of an exec cell of language lang. On
+// success the returned script, evaluated as a global QuickJS script, has as
+// its completion value an async arrow function whose body is the user's
+// code: `(async () => {\n<code>\n})` for JavaScript (code verbatim), and the
+// esbuild transform of that same wrapper for TypeScript.
 //
-// Script checks, in order: the module rule ([RejectsModuleAccess], failing
-// with [ModuleAccessMessage]) and the shell rule ([IsShellLike], failing with
-// [ShellMessage]) on code; then, for TypeScript only, the esbuild transform
-// (failing with [TypeScriptFailedPrefix] and esbuild's messages as
-// "line:column: text", the line counted in code and the column 1-based), and
-// both rules again on its output. JavaScript never reaches esbuild.
+// Script applies, in this order, stopping at the first failure (SPEC.md
+// CM-5.10; the language gate, CM-5.11, is the caller's):
+//
+//  1. the module-access rule on code ([RejectsModuleAccess] with lang),
+//     failing with [ModuleAccessMessage];
+//  2. the wrapper check on code (see breakOut): code that would close the
+//     wrapper early fails with a Syntax failure;
+//  3. for TypeScript only: the esbuild transform, failing with
+//     [TypeScriptFailedPrefix] and esbuild's messages as "line:column: text"
+//     joined by "\n" (the line counted in code, the column 1-based); the
+//     module-access rule on the output, as JavaScript; and the wrapper check
+//     on the body of the output's function;
+//  4. the shell rule ([IsShellLike]) on code, with code as prepared for
+//     JavaScript and the body of the output's function for TypeScript,
+//     failing with [ShellMessage].
+//
+// The wrapper check is not a step of CM-5.10. It comes right after the
+// module-access rule so that a source that breaks out never reaches esbuild:
+// neither the TypeScript transform nor the shell rule's parse check, which
+// would accept it, since the wrapper only hides the break-out from a
+// parser. The check on the transform's output catches what the lexer cannot
+// read in TypeScript source (such as an instantiation expression, f<T> / 2),
+// so that no break-out reaches the guest.
+//
+// JavaScript never reaches the TypeScript transform. The shell rule may ask
+// esbuild whether JavaScript parses (steps 9 and 10 of SPEC.md section 5.4),
+// which is a parse, not a transform.
 //
 // The empty Language means JavaScript, as a missing language does in
 // OpenClaw. Any other value fails with "language must be javascript or
@@ -61,29 +91,28 @@ func Script(code string, lang Language) (string, *Failure) {
 	default:
 		return "", &Failure{Message: languageMessage}
 	}
-	if f := check(code); f != nil {
-		return "", f
+	if RejectsModuleAccess(code, lang) {
+		return "", &Failure{Message: ModuleAccessMessage}
 	}
-	if lang != TypeScript {
-		return wrap(code), nil
+	if c, ok := breakOut(code); ok {
+		return "", syntaxFailure(c)
 	}
-	out, f := transpile(code)
-	if f != nil {
-		return "", f
+	script, prepared := wrap(code), code
+	if lang == TypeScript {
+		out, body, f := transpile(code)
+		if f != nil {
+			return "", f
+		}
+		if RejectsModuleAccess(out, JavaScript) {
+			return "", &Failure{Message: ModuleAccessMessage}
+		}
+		if c, ok := breakOut(body); ok {
+			return "", syntaxFailure(c)
+		}
+		script, prepared = out, body
 	}
-	if f := check(out); f != nil {
-		return "", f
+	if IsShellLike(code, prepared) {
+		return "", &Failure{Message: ShellMessage}
 	}
-	return out, nil
-}
-
-// check applies the module rule, then the shell rule.
-func check(src string) *Failure {
-	switch {
-	case RejectsModuleAccess(src):
-		return &Failure{Message: ModuleAccessMessage}
-	case IsShellLike(src):
-		return &Failure{Message: ShellMessage}
-	}
-	return nil
+	return script, nil
 }

@@ -20,21 +20,41 @@ var transformOptions = api.TransformOptions{
 
 // transpile turns TypeScript code into the JavaScript script that Script
 // returns: esbuild's transform of the wrapped code. Helper declarations that
-// esbuild adds for lowered syntax precede the function expression.
-func transpile(code string) (string, *Failure) {
+// esbuild adds for lowered syntax precede the function expression. It also
+// returns body, the JavaScript between the output's wrapper head and its
+// final "})": the transformed code, which the shell rule parses as prepared
+// and the wrapper check reads.
+func transpile(code string) (out, body string, f *Failure) {
 	res := transform(wrap(code), transformOptions)
 	if len(res.Errors) > 0 {
 		msgs := make([]string, len(res.Errors))
 		for i, m := range res.Errors {
 			msgs[i] = formatMessage(m)
 		}
-		return "", &Failure{Message: TypeScriptFailedPrefix + strings.Join(msgs, "\n")}
+		return "", "", &Failure{Message: TypeScriptFailedPrefix + strings.Join(msgs, "\n")}
 	}
-	out := string(res.Code)
+	out = string(res.Code)
 	if !completesWithFunction(out) {
-		return "", &Failure{Message: TypeScriptFailedPrefix + "output is not the wrapped async function"}
+		return "", "", &Failure{Message: TypeScriptFailedPrefix + "output is not the wrapped async function"}
 	}
-	return out, nil
+	return out, functionBody(out), nil
+}
+
+// functionBody returns the text of out, which completesWithFunction accepts,
+// between the first wrapper head that starts a line and the final "})".
+// esbuild writes helpers before the wrapper and indents the body, so the
+// first such head is the wrapper's.
+func functionBody(out string) string {
+	start := 0
+	if !strings.HasPrefix(out, wrapperHead) {
+		start = strings.Index(out, "\n"+wrapperHead) + 1
+	}
+	start += len(wrapperHead)
+	end := len(strings.TrimSuffix(strings.TrimRightFunc(out, isBlank), ";")) - len("})")
+	if end < start {
+		return ""
+	}
+	return out[start:end]
 }
 
 // formatMessage renders an esbuild message as "line:column: text", with the

@@ -108,6 +108,14 @@ func IndexLine(e catalog.Entry) string {
 	return "- " + quote(e.ID) + " " + input + " -> " + output
 }
 
+// indexFooter is the footer of an index that includes k of n lines.
+func indexFooter(n, k int) string {
+	if k >= n {
+		return IndexFooterAll
+	}
+	return fmt.Sprintf(IndexFooterOmitted, n-k)
+}
+
 // QuickIndex renders the bounded quick index of the catalog's openclaw
 // entries: declared outputs first, then by id; lines that would push the
 // block past IndexBudget are skipped. An empty set renders "".
@@ -128,23 +136,27 @@ func QuickIndex(c *catalog.Catalog) string {
 		}
 		return a.ID < b.ID
 	})
-	// Room is reserved for the longer footer, so the block always fits.
-	reserve := Length(fmt.Sprintf(IndexFooterOmitted, len(entries)))
-	if l := Length(IndexFooterAll); l > reserve {
-		reserve = l
+	all := make([]string, len(entries))
+	total := Length(IndexHeading) + 2 + Length(IndexFooterAll)
+	for i, e := range entries {
+		all[i] = IndexLine(e)
+		total += 1 + Length(all[i])
 	}
-	size := Length(IndexHeading) + 2 + reserve
-	var lines []string
-	for _, e := range entries {
-		line := IndexLine(e)
-		if n := Length(line) + 1; size+n <= IndexBudget {
-			lines = append(lines, line)
-			size += n
-		}
-	}
+	lines := all
 	footer := IndexFooterAll
-	if omitted := len(entries) - len(lines); omitted > 0 {
-		footer = fmt.Sprintf(IndexFooterOmitted, omitted)
+	if total > IndexBudget {
+		// CM-4.26: a line is included when the block with it and the footer
+		// that would then apply still fits.
+		lines = nil
+		size := Length(IndexHeading)
+		for _, line := range all {
+			n := 1 + Length(line)
+			if size+n+2+Length(indexFooter(len(entries), len(lines)+1)) <= IndexBudget {
+				lines = append(lines, line)
+				size += n
+			}
+		}
+		footer = indexFooter(len(entries), len(lines))
 	}
 	var sb strings.Builder
 	sb.WriteString(IndexHeading)

@@ -42,6 +42,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	list := fs.Bool("list", false, "list every scenario with its tags and exit")
 	seed := fs.Int64("seed", 0, "scenario order seed (0 picks one and prints it)")
 	concurrency := fs.Int("concurrency", 1, "scenarios run at the same time")
+	var paths multiFlag
+	fs.Var(&paths, "path", "feature file or file:line to run (repeatable); default every feature")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -68,7 +70,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		tagExpr = "(" + *tags + ") && ~@wip"
 	}
 	rep, err := conformance.Run(context.Background(), conformance.Options{
-		Target: *target, Make: mk, Tags: tagExpr, Seed: *seed, Progress: progress, Concurrency: *concurrency,
+		Target: *target, Make: mk, Tags: tagExpr, Seed: *seed, Progress: progress, Concurrency: *concurrency, Paths: paths,
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "conform: %v\n", err)
@@ -124,3 +126,8 @@ func listScenarios(stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "%d scenarios\n", len(ix.Scenarios))
 	return 0
 }
+
+type multiFlag []string
+
+func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
+func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }

@@ -1,0 +1,120 @@
+Feature: Debug logging for code mode
+  SPEC chapter 21: the OPENCLAW_DEBUG_* variables enable targeted gateway log lines that never
+  carry cell sources, tool inputs or secrets, and never change payloads or the tool surface.
+
+  Background:
+    Given code mode is enabled
+    And the catalog "basic"
+
+  @typescript @CM-21.2 @checklist-16
+  Scenario: The first TypeScript cell logs that the transformer was loaded
+    Given the target environment has "OPENCLAW_DEBUG_CODE_MODE" set to "1"
+    When a turn starts
+    And the model calls exec in typescript with:
+      """ts
+      const answer: number = 42;
+      return answer;
+      """
+    Then the result value is 42
+    And the target log contains "code mode typescript transform loaded"
+
+  @core @CM-21.2 @CM-6.2 @checklist-16
+  Scenario: JavaScript-only debugging sessions never load the TypeScript transformer
+    Given the target environment has "OPENCLAW_DEBUG_CODE_MODE" set to "1"
+    When a turn starts
+    And the model calls exec with:
+      """js
+      return [1, 2, 3].map((n) => n * 2);
+      """
+    Then the result value is:
+      """json
+      [2, 4, 6]
+      """
+    And the target log does not contain "code mode typescript transform loaded"
+
+  @core @CM-21.1
+  Scenario: Lifecycle debug lines never contain the cell source or nested tool inputs
+    Given the target environment has "OPENCLAW_DEBUG_CODE_MODE" set to "1"
+    When a turn starts
+    And the model calls exec with:
+      """js
+      const marker = "cm-source-marker-5081";
+      const sky = await tools.callValue("openclaw:core:weather", { city: "cm-input-marker-7734" });
+      text(marker);
+      await yield_control("cm-yield-marker-2209");
+      return sky.temp;
+      """
+    Then the result is waiting with reason "yield"
+    When the model calls wait
+    Then the result value is 21
+    And the target log does not contain "cm-source-marker-5081"
+    And the target log does not contain "cm-input-marker-7734"
+    And the target log does not contain "const marker"
+
+  @typescript @CM-21.9 @CM-21.2
+  Scenario Outline: OPENCLAW_DEBUG_CODE_MODE=<value> does not enable code-mode debug lines
+    Given the target environment has "OPENCLAW_DEBUG_CODE_MODE" set to "<value>"
+    When a turn starts
+    And the model calls exec in typescript with:
+      """ts
+      const flag: boolean = true;
+      return flag;
+      """
+    Then the result value is true
+    And the target log does not contain "code mode typescript transform loaded"
+
+    Examples:
+      | value |
+      | true  |
+      | 0     |
+
+  @core @CM-21.9 @CM-21.8 @CM-21.4
+  Scenario: Enabling every debug variable changes neither the tool surface nor the payload
+    Given the target environment has "OPENCLAW_DEBUG_CODE_MODE" set to "1"
+    And the target environment has "OPENCLAW_DEBUG_MODEL_TRANSPORT" set to "1"
+    And the target environment has "OPENCLAW_DEBUG_MODEL_PAYLOAD" set to "tools"
+    And the target environment has "OPENCLAW_DEBUG_SSE" set to "events"
+    When a turn starts
+    Then the model-visible tools are "exec, wait"
+    When the model calls exec with:
+      """js
+      text("visible output");
+      return 3;
+      """
+    Then the result status is "completed"
+    And the result value is 3
+    And the result output is:
+      """json
+      [{"type": "text", "text": "visible output"}]
+      """
+    And the telemetry includes:
+      """json
+      {
+        "catalogSize": 4,
+        "sources": {"openclaw": 3, "mcp": 0, "client": 1},
+        "searchCount": 0,
+        "describeCount": 0,
+        "callCount": 0,
+        "visibleTools": ["exec", "wait"]
+      }
+      """
+    And the target log does not contain "shipping_list"
+
+  @core @CM-21.7 @CM-21.5
+  Scenario: Debug logs redact configured secrets
+    Given the target environment has "OPENCLAW_DEBUG_CODE_MODE" set to "1"
+    And the target environment has "OPENCLAW_DEBUG_MODEL_TRANSPORT" set to "1"
+    And the target environment has "OPENCLAW_DEBUG_MODEL_PAYLOAD" set to "full-redacted"
+    And the target environment has "OPENCLAW_DEBUG_SSE" set to "peek"
+    And the config also has:
+      """json
+      {"models": {"providers": {"openai": {"apiKey": "sk-cm-secret-4417", "headers": {"Authorization": "Bearer cm-bearer-secret-9931"}}}}}
+      """
+    When a turn starts
+    And the model calls exec with:
+      """js
+      return (await tools.callValue("openclaw:core:read", { path: "notes.txt" })).kind;
+      """
+    Then the result value is "text"
+    And the target log does not contain "sk-cm-secret-4417"
+    And the target log does not contain "cm-bearer-secret-9931"
