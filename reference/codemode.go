@@ -54,6 +54,7 @@ type Runtime struct {
 	namespaces  *NamespaceRegistry
 	debug       *debugLog
 	subAgents   SubAgentRunner
+	mcp         mcpManager
 }
 
 // New returns a runtime. It never fails because of the engine: when the
@@ -83,5 +84,9 @@ func (rt *Runtime) DebugLog() string { return rt.debug.text() }
 // Transcripts returns the runtime's transcript store.
 func (rt *Runtime) Transcripts() TranscriptStore { return rt.transcripts }
 
-// Close discards every suspended run: nothing survives a shutdown.
-func (rt *Runtime) Close() { rt.runner.Close() }
+// Close discards every suspended run and closes the MCP sessions: nothing
+// survives a shutdown.
+func (rt *Runtime) Close() {
+	rt.runner.Close()
+	rt.mcp.close()
+}

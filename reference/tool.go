@@ -43,6 +43,8 @@ type Tool struct {
 	// RequiresApproval tools ask the turn's approval hook before running.
 	RequiresApproval bool
 	Execute          ToolFunc
+
+	mcp *mcpInfo // set for tools listed from MCP servers
 }
 
 // A ToolFunc runs a tool. An error fails the call with the error's message.

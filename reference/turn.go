@@ -16,6 +16,7 @@ import (
 	"github.com/codemodekit/kit/reference/internal/config"
 	"github.com/codemodekit/kit/reference/internal/contract"
 	"github.com/codemodekit/kit/reference/internal/guest"
+	"github.com/codemodekit/kit/reference/internal/mcpns"
 	"github.com/codemodekit/kit/reference/internal/surface"
 )
 
@@ -34,7 +35,9 @@ type TurnOptions struct {
 	Tools []Tool
 	// DisableTools marks a run that intentionally uses no tools.
 	DisableTools bool
-	Hooks        Hooks
+	// Raw marks a raw model call: no tool at all, MCP servers included.
+	Raw   bool
+	Hooks Hooks
 }
 
 // A Turn is one agent run. Its methods are safe for concurrent use.
@@ -57,6 +60,7 @@ type Turn struct {
 	trajectory []TrajectoryEvent
 	contracts  map[string]compiledContract
 	nsRuns     map[string]map[string]*nsRun // exec call id -> namespace id -> scope
+	mcp        *mcpns.Model                 // the run's MCP namespace, nil without MCP
 	ended      atomic.Bool                  // End was called (not an abort)
 }
 
@@ -91,17 +95,18 @@ var ErrSurface = errors.New("code mode payload check failed.")
 
 // StartTurn resolves configuration and policy and prepares the model-visible
 // surface of one agent run.
-func (rt *Runtime) StartTurn(opts TurnOptions) (*Turn, error) {
+func (rt *Runtime) StartTurn(ctx context.Context, opts TurnOptions) (*Turn, error) {
 	res := config.Resolve(opts.Config, opts.AgentID)
 	t := &Turn{rt: rt, opts: opts, settings: res.Settings, direct: map[string]Tool{}, byID: map[string]Tool{},
 		scope: cell.Scope{AgentRunID: opts.RunID, SessionID: opts.SessionID, SessionKey: opts.SessionKey, AgentID: opts.AgentID}}
 	t.ctx, t.cancel = context.WithCancel(context.Background())
-	if opts.DisableTools || res.Policy.EmptyAllowList() {
+	if opts.Raw || opts.DisableTools || res.Policy.EmptyAllowList() {
 		return t, nil
 	}
 	var effective []Tool
 	var ctools []catalog.Tool
-	for i, tool := range opts.Tools {
+	all := append(append([]Tool(nil), opts.Tools...), rt.mcpTools(ctx, opts.Config)...)
+	for i, tool := range all {
 		ct := toCatalogTool(tool, i)
 		if !res.Policy.Allows(policyRef(tool, ct)) {
 			continue
@@ -119,6 +124,7 @@ func (rt *Runtime) StartTurn(opts TurnOptions) (*Turn, error) {
 	}
 	t.active = true
 	t.catalog = catalog.Build(ctools)
+	t.buildMCP()
 	_, hasMCP := countSources(t.catalog)
 	exec := surface.Exec(t.catalog, surface.Options{MCP: hasMCP, Swarm: res.Settings.Swarm, NamespacePrompt: t.promptBlock()})
 	wait := surface.Wait()

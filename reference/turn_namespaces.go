@@ -148,6 +148,7 @@ func (t *Turn) Namespace(ctx context.Context, args json.RawMessage, n cell.Neste
 	if err != nil {
 		return nil, err
 	}
+	t.Count(guest.MethodCall)
 	e, ok := t.catalog.Get(catalog.SourceOpenClaw + ":" + ns.pluginID + ":" + tool.Name)
 	if !ok {
 		return nil, fmt.Errorf("Code mode namespace path targets undeclared tool: %s", tool.Name)

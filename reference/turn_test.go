@@ -36,7 +36,7 @@ func weatherTool() Tool {
 
 func execTurn(t *testing.T, rt *Runtime, cfg string, tools ...Tool) *Turn {
 	t.Helper()
-	turn, err := rt.StartTurn(TurnOptions{Config: json.RawMessage(cfg), AgentID: "main", SessionID: "s1", SessionKey: "agent:main:main", RunID: "r1", Tools: tools})
+	turn, err := rt.StartTurn(context.Background(), TurnOptions{Config: json.RawMessage(cfg), AgentID: "main", SessionID: "s1", SessionKey: "agent:main:main", RunID: "r1", Tools: tools})
 	if err != nil {
 		t.Fatal(err)
 	}

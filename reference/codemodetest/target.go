@@ -8,12 +8,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 
 	"github.com/codemodekit/kit/conformance"
+	"github.com/codemodekit/kit/fakes/fakemcp"
 	"github.com/codemodekit/kit/fakes/faketools"
 	codemode "github.com/codemodekit/kit/reference"
 )
@@ -30,6 +32,8 @@ type target struct {
 	tmp         string
 	transcripts *codemode.MemoryTranscripts
 	regErrs     []error
+	mcpServers  []*fakemcp.Server
+	mcpNames    []string
 
 	mu    sync.Mutex
 	turns []*turn
@@ -57,8 +61,8 @@ func (t *target) boot(ctx context.Context) error {
 			return err
 		}
 	}
-	if len(t.setup.MCPServers) > 0 {
-		return conformance.NotApplicable("MCP servers are not supported by the reference target yet")
+	if err := t.startMCP(); err != nil {
+		return err
 	}
 	reg, regErrs, err := registry(t.setup)
 	if err != nil {
@@ -89,6 +93,10 @@ func (t *target) Close() error {
 	if t.rt != nil {
 		t.rt.Close()
 	}
+	for _, s := range t.mcpServers {
+		s.Close()
+	}
+	t.mcpServers, t.mcpNames = nil, nil
 	if t.tmp != "" {
 		_ = os.RemoveAll(t.tmp)
 	}
@@ -101,6 +109,54 @@ func (t *target) Restart(ctx context.Context) error {
 		return err
 	}
 	return t.boot(ctx)
+}
+
+// startMCP starts the setup's fake MCP servers on loopback.
+func (t *target) startMCP() error {
+	for _, srv := range t.setup.MCPServers {
+		if srv.Fixture != "" {
+			return conformance.NotApplicable("real MCP server fixtures are not wired into the reference target yet")
+		}
+		fs, err := fakemcp.Start(srv.Name, srv.Tools, srv.Resources, srv.Prompts, t.setup.Host)
+		if err != nil {
+			return fmt.Errorf("start fake MCP server %q: %w", srv.Name, err)
+		}
+		t.mcpServers = append(t.mcpServers, fs)
+		t.mcpNames = append(t.mcpNames, srv.Name)
+	}
+	return nil
+}
+
+// configWithMCP is the setup's current configuration with the fake MCP
+// servers added as mcp.servers.<name>.url, keeping any other member the
+// scenario configured for a server (timeoutMs, headers).
+func (t *target) configWithMCP() (json.RawMessage, error) {
+	if len(t.mcpServers) == 0 {
+		return t.setup.Config, nil
+	}
+	var cfg map[string]any
+	if err := json.Unmarshal(t.setup.Config, &cfg); err != nil || cfg == nil {
+		cfg = map[string]any{}
+	}
+	mcp, _ := cfg["mcp"].(map[string]any)
+	if mcp == nil {
+		mcp = map[string]any{}
+		cfg["mcp"] = mcp
+	}
+	servers, _ := mcp["servers"].(map[string]any)
+	if servers == nil {
+		servers = map[string]any{}
+		mcp["servers"] = servers
+	}
+	for i, fs := range t.mcpServers {
+		entry, _ := servers[t.mcpNames[i]].(map[string]any)
+		if entry == nil {
+			entry = map[string]any{}
+		}
+		entry["url"] = fs.URL()
+		servers[t.mcpNames[i]] = entry
+	}
+	return json.Marshal(cfg)
 }
 
 // RegistrationErrors implements conformance.RegistrationReporter.
@@ -187,7 +243,13 @@ func (t *target) StartTurn(ctx context.Context, spec conformance.TurnSpec) (conf
 	if !spec.NoTools {
 		opts.Tools = t.tools()
 	}
-	ct, err := t.rt.StartTurn(opts)
+	cfg, err := t.configWithMCP()
+	if err != nil {
+		return nil, err
+	}
+	opts.Config = cfg
+	opts.Raw = spec.NoTools
+	ct, err := t.rt.StartTurn(ctx, opts)
 	if errors.Is(err, codemode.ErrSurface) {
 		return nil, &conformance.TurnFailure{Message: err.Error()}
 	}

@@ -205,8 +205,8 @@ func (b *bridge) dispatch(r *request, args json.RawMessage) {
 		if b.restartSafe {
 			return
 		}
+		// The host counts namespace calls that reach a tool ($api does not).
 		r.dispatched = true
-		b.host.Count(guest.MethodCall)
 		b.nested++
 		n := Nested{Parent: b.parent, Seq: b.nested}
 		go func() {
