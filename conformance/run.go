@@ -137,6 +137,11 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 				failedStep = st.Text
 			}
 			if err != nil && errors.Is(err, ErrNotApplicable) {
+				// Never counted as passed: the scenario is reported as not
+				// applicable with the reason.
+				if w.na == nil {
+					w.na = err
+				}
 				return ctx, godog.ErrSkip
 			}
 			return ctx, err

@@ -115,7 +115,7 @@ func (t *target) Restart(ctx context.Context) error {
 func (t *target) startMCP() error {
 	for _, srv := range t.setup.MCPServers {
 		if srv.Fixture != "" {
-			return conformance.NotApplicable("real MCP server fixtures are not wired into the reference target yet")
+			continue // real servers are configured by realMCPConfig
 		}
 		fs, err := fakemcp.Start(srv.Name, srv.Tools, srv.Resources, srv.Prompts, t.setup.Host)
 		if err != nil {
@@ -131,7 +131,7 @@ func (t *target) startMCP() error {
 // servers added as mcp.servers.<name>.url, keeping any other member the
 // scenario configured for a server (timeoutMs, headers).
 func (t *target) configWithMCP() (json.RawMessage, error) {
-	if len(t.mcpServers) == 0 {
+	if len(t.setup.MCPServers) == 0 {
 		return t.setup.Config, nil
 	}
 	var cfg map[string]any
@@ -155,6 +155,21 @@ func (t *target) configWithMCP() (json.RawMessage, error) {
 		}
 		entry["url"] = fs.URL()
 		servers[t.mcpNames[i]] = entry
+	}
+	for _, srv := range t.setup.MCPServers {
+		if srv.Fixture == "" {
+			continue
+		}
+		entry, err := realMCPConfig(srv.Fixture)
+		if err != nil {
+			return nil, err
+		}
+		if prev, ok := servers[srv.Name].(map[string]any); ok {
+			for k, v := range prev {
+				entry[k] = v
+			}
+		}
+		servers[srv.Name] = entry
 	}
 	return json.Marshal(cfg)
 }
