@@ -1,0 +1,387 @@
+package cell
+
+// Benchmarks of the cell runner with a minimal in-package Host. Run with
+//
+//	go test ./internal/cell -run '^$' -bench . -count 10
+//
+// and summarise with benchstat; see ../../BENCHMARKS.md.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/codemodekit/kit/reference/internal/catalog"
+	"github.com/codemodekit/kit/reference/internal/config"
+	"github.com/codemodekit/kit/reference/internal/engine"
+	"github.com/codemodekit/kit/reference/internal/guest"
+)
+
+// benchHost is a Host with one core tool, noop, that returns at once.
+type benchHost struct {
+	cat *catalog.Catalog
+	s   config.Settings
+	gc  []byte
+}
+
+func newBenchHost(b *testing.B) *benchHost {
+	b.Helper()
+	cat := catalog.Build([]catalog.Tool{{Name: "noop", Description: "Returns at once.", Kind: catalog.Core,
+		Parameters: json.RawMessage(`{"type":"object","properties":{}}`)}})
+	s := config.Resolve(json.RawMessage(`{"tools":{"codeMode":true}}`), "main").Settings
+	visible := cat.Visible()
+	tools := make([]any, len(visible))
+	for i, e := range visible {
+		tools[i] = e.Compact()
+	}
+	conv := cat.Convenience()
+	gc := guest.Config{MaxOutputBytes: s.MaxOutputBytes, Tools: tools, Convenience: make([]guest.Convenience, len(conv)),
+		APIFiles: []guest.APIFile{}, Namespaces: []guest.Namespace{}}
+	for i, c := range conv {
+		gc.Convenience[i] = guest.Convenience{Name: c.Name, ID: c.ID}
+	}
+	raw, err := json.Marshal(gc)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return &benchHost{cat: cat, s: s, gc: raw}
+}
+
+var errBenchUnsupported = errors.New("not supported by the benchmark host")
+
+func (h *benchHost) Catalog() *catalog.Catalog                { return h.cat }
+func (h *benchHost) Settings() config.Settings                { return h.s }
+func (h *benchHost) GuestConfig(string) ([]byte, error)       { return h.gc, nil }
+func (h *benchHost) Telemetry() Telemetry                     { return Telemetry{} }
+func (h *benchHost) Count(string)                             {}
+func (h *benchHost) ReplaySafe(catalog.Entry) bool            { return false }
+func (h *benchHost) Note(string, string)                      {}
+func (h *benchHost) Aborted() bool                            { return false }
+func (h *benchHost) WaitAgent(context.Context, json.RawMessage) (json.RawMessage, error) {
+	return nil, errBenchUnsupported
+}
+func (h *benchHost) SpawnAgent(context.Context, json.RawMessage, Nested) (json.RawMessage, error) {
+	return nil, errBenchUnsupported
+}
+func (h *benchHost) Namespace(context.Context, json.RawMessage, Nested) (json.RawMessage, error) {
+	return nil, errBenchUnsupported
+}
+func (h *benchHost) Call(context.Context, catalog.Entry, json.RawMessage, Nested) (ToolResult, error) {
+	return ToolResult{Content: json.RawMessage(`[{"type":"text","text":"ok"}]`), Details: json.RawMessage(`{"ok":true}`)}, nil
+}
+
+var benchScope = Scope{AgentRunID: "r1", SessionID: "s1", SessionKey: "agent:main:main", AgentID: "main"}
+
+func newBenchRunner(b *testing.B) *Runner {
+	b.Helper()
+	eng, err := engine.Shared(context.Background(), engine.Options{})
+	if err != nil {
+		b.Fatalf("engine unavailable (run `npm ci` in reference/): %v", err)
+	}
+	rn := NewRunner(eng, nil)
+	b.Cleanup(rn.Close)
+	waitPoolFull(rn)
+	return rn
+}
+
+// waitPoolFull blocks until the runner's pool holds poolSize ready VMs and
+// no refill is running, so the next exec takes a warm VM and no background
+// VM creation competes with it.
+func waitPoolFull(rn *Runner) {
+	for {
+		rn.pool.mu.Lock()
+		full := rn.pool.filling == 0 && len(rn.pool.ready) == poolSize
+		rn.pool.mu.Unlock()
+		if full {
+			return
+		}
+		time.Sleep(50 * time.Microsecond)
+	}
+}
+
+func execArgs(code, lang string) json.RawMessage {
+	m := map[string]any{"code": code}
+	if lang != "" {
+		m["language"] = lang
+	}
+	b, _ := json.Marshal(m)
+	return b
+}
+
+func mustStatus(b *testing.B, res Result, status string) {
+	b.Helper()
+	if res.Status != status {
+		b.Fatalf("status %q, want %q: %+v", res.Status, status, res)
+	}
+}
+
+const fibSource = `function fib(n) { return n < 2 ? n : fib(n - 1) + fib(n - 2) }
+return fib(20)`
+
+func nestedSource(n int) string {
+	return `let s = 0
+for (let i = 0; i < ` + strconv.Itoa(n) + `; i++) s += (await tools.callValue("openclaw:core:noop", {})).ok ? 1 : 0
+return s`
+}
+
+var execCases = []struct {
+	name, code, lang, want string
+}{
+	{"trivial", "return 1+2", "", "3"},
+	{"nested1", nestedSource(1), "", "1"},
+	{"nested10", nestedSource(10), "", "10"},
+	{"nested100", nestedSource(100), "", "100"},
+	{"typescript", "const x: number = 1;\nconst y: number = 2;\nreturn x + y;", "typescript", "3"},
+	{"fib20", fibSource, "", "6765"},
+}
+
+// BenchmarkExec measures Runner.Exec end to end (parse, prepare, pool, bind,
+// configure, run, drive, complete, close). "warm": before each exec the
+// timer stops until the pool is full and idle. "sustained": back to back,
+// so the pool's background refills compete with the execs.
+func BenchmarkExec(b *testing.B) {
+	for _, tc := range execCases {
+		for _, mode := range []string{"warm", "sustained"} {
+			if mode == "sustained" && tc.name != "trivial" {
+				continue
+			}
+			b.Run(tc.name+"/"+mode, func(b *testing.B) {
+				rn := newBenchRunner(b)
+				host := newBenchHost(b)
+				args := execArgs(tc.code, tc.lang)
+				ctx := context.Background()
+				b.ReportAllocs()
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					if mode == "warm" {
+						b.StopTimer()
+						waitPoolFull(rn)
+						b.StartTimer()
+					}
+					res := rn.Exec(ctx, host, benchScope, "call_"+strconv.Itoa(i), args)
+					if res.Status != "completed" || string(res.Value) != tc.want {
+						b.Fatalf("exec = %+v, want completed %s", res, tc.want)
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkPoolFresh measures what a pool refill (or a pool miss) costs:
+// NewVM + three host functions + evaluating the controller.
+func BenchmarkPoolFresh(b *testing.B) {
+	eng, err := engine.Shared(context.Background(), engine.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := &pool{eng: eng, ready: make(chan pooled, poolSize)}
+	vms := make([]*engine.VM, 0, 64)
+	defer func() {
+		for _, vm := range vms {
+			vm.Close()
+		}
+	}()
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		pv, err := p.fresh()
+		if err != nil {
+			b.Fatal(err)
+		}
+		vms = append(vms, pv.vm)
+		if len(vms) == cap(vms) {
+			b.StopTimer()
+			for _, vm := range vms {
+				vm.Close()
+			}
+			vms = vms[:0]
+			b.StartTimer()
+		}
+	}
+}
+
+const yieldSource = `const r = await yield_control("pause"); return r.status`
+
+// suspendOne runs an exec that suspends on yield_control and returns its id.
+func suspendOne(b *testing.B, rn *Runner, host Host, callID string, args json.RawMessage) string {
+	res := rn.Exec(context.Background(), host, benchScope, callID, args)
+	mustStatus(b, res, "waiting")
+	return res.RunID
+}
+
+func resumeOne(b *testing.B, rn *Runner, host Host, runID string) {
+	res := rn.Wait(context.Background(), host, benchScope, "wait_"+runID, json.RawMessage(`{"runId":"`+runID+`"}`))
+	if res.Status != "completed" || string(res.Value) != `"yielded"` {
+		b.Fatalf("wait = %+v, want completed \"yielded\"", res)
+	}
+}
+
+// BenchmarkSuspendResume measures `await yield_control()`: "suspend" is the
+// exec that ends waiting (snapshot, marshal, compress, store); "resume" the
+// wait that completes it (decompress, restore, re-bind, settle, drain,
+// complete); "roundtrip" both. Each exec starts with a full, idle pool.
+// The suspended run's sizes are reported: raw-B (serialized image) and
+// zstd-B (what the store keeps).
+func BenchmarkSuspendResume(b *testing.B) {
+	args := execArgs(yieldSource, "")
+	for _, part := range []string{"suspend", "resume", "roundtrip"} {
+		b.Run(part, func(b *testing.B) {
+			rn := newBenchRunner(b)
+			host := newBenchHost(b)
+			var raw, z int
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				waitPoolFull(rn)
+				if part != "resume" {
+					b.StartTimer()
+				}
+				id := suspendOne(b, rn, host, "call_"+strconv.Itoa(i), args)
+				b.StopTimer()
+				rn.store.mu.Lock()
+				r := rn.store.runs[id]
+				raw, z = r.rawSize, len(r.snapshot)
+				rn.store.mu.Unlock()
+				if part == "resume" {
+					waitPoolFull(rn)
+				}
+				if part != "suspend" {
+					b.StartTimer()
+				}
+				resumeOne(b, rn, host, id)
+				b.StopTimer()
+			}
+			b.ReportMetric(float64(raw), "raw-B")
+			b.ReportMetric(float64(z), "zstd-B")
+		})
+	}
+}
+
+// BenchmarkSuspendedDelta reports how much of a suspended run's image
+// differs from a fresh pooled VM's image (same binary, controller loaded),
+// in 4 KiB blocks, and what zstd makes of only the differing blocks. It is
+// the evidence for storing snapshots as a delta against the pool's image.
+func BenchmarkSuspendedDelta(b *testing.B) {
+	rn := newBenchRunner(b)
+	host := newBenchHost(b)
+	base, err := rn.pool.fresh()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer base.vm.Close()
+	bs, err := base.vm.Snapshot()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, tc := range []struct{ name, code string }{
+		{"yield", yieldSource},
+		{"yield-data2000", `globalThis.keep = Array.from({length: 2000}, (_, i) => ({i, s: "item" + i}));
+const r = await yield_control("pause"); return r.status`},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			id := suspendOne(b, rn, host, "call_delta", execArgs(tc.code, ""))
+			rn.store.mu.Lock()
+			r := rn.store.runs[id]
+			rn.store.mu.Unlock()
+			bin, err := engine.Decompress(r.snapshot, r.rawSize)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var s engine.Snapshot
+			if err := s.UnmarshalBinary(bin); err != nil {
+				b.Fatal(err)
+			}
+			const block = 4096
+			var delta []byte
+			blocks := 0
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				delta, blocks = delta[:0], 0
+				for off := 0; off < len(s.Memory); off += block {
+					cur := s.Memory[off : off+block]
+					if off+block <= len(bs.Memory) && bytes.Equal(cur, bs.Memory[off:off+block]) {
+						continue
+					}
+					blocks++
+					delta = append(delta, cur...)
+				}
+			}
+			b.StopTimer()
+			zd, err := engine.Compress(delta)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportMetric(float64(len(s.Memory)), "mem-B")
+			b.ReportMetric(float64(blocks*block), "dirty-B")
+			b.ReportMetric(float64(len(r.snapshot)), "zstd-B")
+			b.ReportMetric(float64(len(zd)), "delta-zstd-B")
+			rn.Drop(benchScope.AgentRunID)
+		})
+	}
+}
+
+func rssBytes(b *testing.B) uint64 {
+	b.Helper()
+	raw, err := os.ReadFile("/proc/self/statm")
+	if err != nil {
+		b.Skip("no /proc/self/statm")
+	}
+	f := strings.Fields(string(raw))
+	pages, _ := strconv.ParseUint(f[1], 10, 64)
+	return pages * uint64(os.Getpagesize())
+}
+
+func heapBytes() uint64 {
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
+}
+
+// BenchmarkSuspended64 suspends MaxSuspendedRuns (64) runs at once and
+// reports the Go heap and RSS they hold per run, and their compressed
+// snapshot bytes per run. ns/op is the time to suspend all 64.
+func BenchmarkSuspended64(b *testing.B) {
+	rn := newBenchRunner(b)
+	host := newBenchHost(b)
+	args := execArgs(yieldSource, "")
+	var heap, rss, z float64
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		waitPoolFull(rn)
+		debug.FreeOSMemory()
+		h0, r0 := heapBytes(), rssBytes(b)
+		b.StartTimer()
+		for j := 0; j < MaxSuspendedRuns; j++ {
+			suspendOne(b, rn, host, "call_"+strconv.Itoa(j), args)
+		}
+		b.StopTimer()
+		waitPoolFull(rn) // the pool's own VMs are in both baselines
+		runtime.GC()
+		h1, r1 := heapBytes(), rssBytes(b)
+		heap += float64(int64(h1 - h0))
+		rss += float64(int64(r1 - r0))
+		rn.store.mu.Lock()
+		if len(rn.store.runs) != MaxSuspendedRuns {
+			b.Fatalf("%d runs suspended, want %d", len(rn.store.runs), MaxSuspendedRuns)
+		}
+		for _, r := range rn.store.runs {
+			z += float64(len(r.snapshot))
+		}
+		rn.store.mu.Unlock()
+		rn.Drop(benchScope.AgentRunID)
+		b.StartTimer()
+	}
+	n := float64(b.N * MaxSuspendedRuns)
+	b.ReportMetric(heap/n, "heap-B/run")
+	b.ReportMetric(rss/n, "rss-B/run")
+	b.ReportMetric(z/n, "zstd-B/run")
+}

@@ -1,0 +1,212 @@
+package cell
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/codemodekit/kit/reference/internal/catalog"
+	"github.com/codemodekit/kit/reference/internal/config"
+	"github.com/codemodekit/kit/reference/internal/engine"
+	"github.com/codemodekit/kit/reference/internal/guest"
+	"github.com/codemodekit/kit/reference/internal/jsjson"
+)
+
+// fakeHost is a minimal Host: one "echo" core tool returning its input as
+// details.
+type fakeHost struct {
+	settings config.Settings
+	cat      *catalog.Catalog
+	mu       sync.Mutex
+	calls    int
+}
+
+func newFakeHost(settings config.Settings) *fakeHost {
+	return &fakeHost{settings: settings, cat: catalog.Build([]catalog.Tool{{Name: "echo", Kind: catalog.Core,
+		Parameters: json.RawMessage(`{"type":"object","properties":{}}`)}})}
+}
+
+func (h *fakeHost) Catalog() *catalog.Catalog  { return h.cat }
+func (h *fakeHost) Settings() config.Settings { return h.settings }
+func (h *fakeHost) GuestConfig(string) ([]byte, error) {
+	var tools []any
+	for _, e := range h.cat.Visible() {
+		tools = append(tools, e.Compact())
+	}
+	return json.Marshal(guest.Config{MaxOutputBytes: h.settings.MaxOutputBytes, Tools: tools,
+		Convenience: []guest.Convenience{}, APIFiles: []guest.APIFile{}, Namespaces: []guest.Namespace{}})
+}
+func (h *fakeHost) Telemetry() Telemetry { return Telemetry{} }
+func (h *fakeHost) Count(string)         {}
+func (h *fakeHost) Call(ctx context.Context, e catalog.Entry, input json.RawMessage, n Nested) (ToolResult, error) {
+	h.mu.Lock()
+	h.calls++
+	h.mu.Unlock()
+	return ToolResult{Content: json.RawMessage(`[]`), Details: input}, nil
+}
+func (h *fakeHost) Namespace(context.Context, json.RawMessage, Nested) (json.RawMessage, error) {
+	return nil, nil
+}
+func (h *fakeHost) ReplaySafe(catalog.Entry) bool { return false }
+func (h *fakeHost) SpawnAgent(context.Context, json.RawMessage, Nested) (json.RawMessage, error) {
+	return nil, nil
+}
+func (h *fakeHost) WaitAgent(context.Context, json.RawMessage) (json.RawMessage, error) {
+	return nil, nil
+}
+func (h *fakeHost) Note(string, string) {}
+func (h *fakeHost) Aborted() bool       { return false }
+
+func testRunner(t testing.TB) *Runner {
+	t.Helper()
+	eng, err := engine.Shared(context.Background(), engine.Options{})
+	if err != nil {
+		t.Fatalf("engine unavailable (run `npm ci` in reference/): %v", err)
+	}
+	rn := NewRunner(eng, nil)
+	t.Cleanup(rn.Close)
+	return rn
+}
+
+func exec(t testing.TB, rn *Runner, h Host, code string) Result {
+	t.Helper()
+	args, _ := json.Marshal(map[string]string{"code": code})
+	return rn.Exec(context.Background(), h, Scope{AgentRunID: "r"}, "call_1", args)
+}
+
+func TestExec_ValuesAndOutput(t *testing.T) {
+	rn := testRunner(t)
+	h := newFakeHost(config.Defaults())
+	tests := []struct {
+		code, value, output string
+	}{
+		{code: `return 1+2`, value: `3`, output: `[]`},
+		{code: `1+2`, value: `null`, output: `[]`},
+		{code: `text("a"); json({b: 1}); return undefined`, value: `null`, output: `[{"type":"text","text":"a"},{"type":"json","value":{"b":1}}]`},
+		{code: `return await tools.callValue("openclaw:core:echo", {x: [1, "y"]})`, value: `{"x":[1,"y"]}`, output: `[]`},
+		{code: `return 10n`, value: `"10"`, output: `[]`},
+		{code: `const o = {}; o.o = o; return o`, value: `"[object Object]"`, output: `[]`},
+		{code: `return [NaN, -0, 1e21]`, value: `[null,0,1e+21]`, output: `[]`},
+	}
+	for _, tt := range tests {
+		res := exec(t, rn, h, tt.code)
+		if res.Status != "completed" {
+			t.Errorf("exec(%q) = %s %s", tt.code, res.Status, res.Error)
+			continue
+		}
+		if string(res.Value) != tt.value {
+			t.Errorf("exec(%q) value = %s, want %s", tt.code, res.Value, tt.value)
+		}
+		out, _ := json.Marshal(res.Output)
+		if string(out) != tt.output {
+			t.Errorf("exec(%q) output = %s, want %s", tt.code, out, tt.output)
+		}
+	}
+}
+
+func TestExec_OutputLimitBoundary(t *testing.T) {
+	rn := testRunner(t)
+	s := config.Defaults()
+	s.MaxOutputBytes = 1024
+	h := newFakeHost(s)
+	// The value "x...x" of n characters is n+2 bytes of JSON.
+	if res := exec(t, rn, h, `return "x".repeat(1022)`); res.Status != "completed" {
+		t.Errorf("value of exactly 1024 bytes: %s %s", res.Status, res.Error)
+	}
+	if res := exec(t, rn, h, `return "x".repeat(1023)`); res.Code != CodeOutputLimit {
+		t.Errorf("value of 1025 bytes: %s %s, want %s", res.Status, res.Code, CodeOutputLimit)
+	}
+}
+
+func TestWait_ResumesYield(t *testing.T) {
+	rn := testRunner(t)
+	h := newFakeHost(config.Defaults())
+	res := exec(t, rn, h, `text("before"); const r = await yield_control("why"); text("after"); return r`)
+	if res.Status != "waiting" || res.Reason != "yield" {
+		t.Fatalf("exec = %+v, want waiting/yield", res)
+	}
+	args, _ := json.Marshal(map[string]string{"runId": res.RunID})
+	got := rn.Wait(context.Background(), h, Scope{AgentRunID: "r"}, "call_2", args)
+	if got.Status != "completed" || string(got.Value) != `{"status":"yielded","reason":"why"}` {
+		t.Errorf("wait = %s %s %s", got.Status, got.Value, got.Error)
+	}
+	if rn.Suspended() != 0 {
+		t.Errorf("%d runs still suspended", rn.Suspended())
+	}
+	// A second wait finds nothing.
+	again := rn.Wait(context.Background(), h, Scope{AgentRunID: "r"}, "call_3", args)
+	if again.Error != MsgRunUnavailable {
+		t.Errorf("second wait = %q, want %q", again.Error, MsgRunUnavailable)
+	}
+}
+
+func TestExec_TimeoutKeepsHostResponsive(t *testing.T) {
+	rn := testRunner(t)
+	s := config.Defaults()
+	s.TimeoutMs = 200
+	h := newFakeHost(s)
+	start := time.Now()
+	res := exec(t, rn, h, `while (true) {}`)
+	if res.Code != CodeTimeout || res.Error != MsgTimeout {
+		t.Errorf("infinite loop = %s %q", res.Code, res.Error)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("timeout took %v", d)
+	}
+}
+
+// FuzzBridgeRequest feeds arbitrary bridge requests to the host half of the
+// bridge: every one is either accepted or refused with a guest error, never
+// a panic.
+func FuzzBridgeRequest(f *testing.F) {
+	f.Add("call", `{"id":"openclaw:core:echo","input":{}}`, "bridge:call:1")
+	f.Add("search", `{"query":"echo","limit":3}`, "bridge:search:1")
+	f.Add("describe", `{"id":"echo"}`, "bridge:describe:7")
+	f.Add("yield", `{"reason":null}`, "bridge:yield:1")
+	f.Add("namespace", `{"namespace":"mcp","path":"a.b","args":[],"argc":0}`, "bridge:namespace:1")
+	f.Add("bogus", `[]`, "bridge:bogus:01")
+	f.Add("call", `not json`, "bridge:call:0")
+	h := newFakeHost(config.Defaults())
+	f.Fuzz(func(t *testing.T, method, args, id string) {
+		b := newBridge(h, 4, "call_1", false)
+		defer b.dispose()
+		c := &engine.HostCall{Args: []engine.Arg{
+			{Kind: engine.String, Str: method}, {Kind: engine.String, Str: args}, {Kind: engine.String, Str: id}}}
+		_, err := b.handle(c)
+		if err == nil {
+			if !guest.Methods[method] || !strings.HasPrefix(id, "bridge:"+method+":") {
+				t.Errorf("accepted method %q id %q", method, id)
+			}
+		}
+	})
+}
+
+// FuzzAdapters runs arbitrary JSON through the guest and host adapters: the
+// final value is JSON.stringify's text of the parsed input, byte for byte.
+func FuzzAdapters(f *testing.F) {
+	for _, s := range []string{`1`, `-0`, `1e21`, `"é\u0007"`, `{"a":[1,{"b":null}]}`, `[true,false,""]`, `0.000001`, `"\u2028"`} {
+		f.Add(s)
+	}
+	rn := testRunner(f)
+	h := newFakeHost(config.Defaults())
+	f.Fuzz(func(t *testing.T, input string) {
+		if !json.Valid([]byte(input)) || len(input) > 4096 {
+			return
+		}
+		want, err := jsjson.Canonical([]byte(input))
+		if err != nil || strings.Contains(input, `\u`) {
+			return // lone surrogates and escapes are covered by table tests
+		}
+		lit, _ := json.Marshal(input)
+		res := exec(t, rn, h, `const v = JSON.parse(`+string(lit)+`); json(v); return v`)
+		if res.Status != "completed" {
+			t.Fatalf("exec of %s: %s %s", input, res.Status, res.Error)
+		}
+		if string(res.Value) != want {
+			t.Errorf("value of %s = %s, want %s", input, res.Value, want)
+		}
+	})
+}
