@@ -29,7 +29,7 @@ func newFakeHost(settings config.Settings) *fakeHost {
 		Parameters: json.RawMessage(`{"type":"object","properties":{}}`)}})}
 }
 
-func (h *fakeHost) Catalog() *catalog.Catalog  { return h.cat }
+func (h *fakeHost) Catalog() *catalog.Catalog { return h.cat }
 func (h *fakeHost) Settings() config.Settings { return h.settings }
 func (h *fakeHost) GuestConfig(string) ([]byte, error) {
 	var tools []any
