@@ -34,6 +34,7 @@ type Runner struct {
 	engErr error
 	pool   *pool
 	store  *store
+	sealer *sealer
 	// Events, when set, receives one debug line per run lifecycle event
 	// (suspension, resume, expiry, disposal); never source or inputs.
 	Events func(format string, args ...any)
@@ -52,6 +53,7 @@ func NewRunner(eng *engine.Engine, engErr error) *Runner {
 	r.store.gone = func(id, why string) { r.event("%s runId=%s", why, id) }
 	if eng != nil && engErr == nil {
 		r.pool = newPool(eng)
+		r.sealer = newSealer(eng.Digest())
 	}
 	return r
 }
@@ -214,6 +216,10 @@ func (rn *Runner) wait(ctx context.Context, scope Scope, args json.RawMessage) R
 		return Result{Status: "waiting", RunID: r.id, Reason: reasonOf(pending), Pending: pendingCalls(pending), ReplaySafe: r.restartSafe && allReplaySafe(pending)}
 	}
 	return rn.supervise(ctx, r, deadline, false, func(l *leg) Result {
+		if !rn.sealer.verify(r) {
+			// Altered or swapped: it never resumes, and the run is gone.
+			return l.fail(failInput, CodeInvalidInput, MsgRunUnavailable)
+		}
 		bin, err := engine.Decompress(r.snapshot, r.rawSize)
 		if err != nil {
 			return l.fail(failRestore, CodeInternal, MsgRestoreFailed)
@@ -643,6 +649,7 @@ func (l *leg) suspend(pending []*request) Result {
 	if r.id == "" {
 		r.id = newRunID()
 	}
+	l.rn.sealer.seal(r)
 	if !l.rn.store.put(r, time.Duration(s.SnapshotTTLSeconds)*time.Second) {
 		r.id = ""
 		return l.fail(failHost, CodeInvalidInput, MsgTooManyRuns)

@@ -210,3 +210,49 @@ func FuzzAdapters(f *testing.F) {
 		}
 	})
 }
+
+// TestWait_RefusesTamperedSnapshots: a snapshot changed or swapped after it
+// was stored never resumes.
+func TestWait_RefusesTamperedSnapshots(t *testing.T) {
+	rn := testRunner(t)
+	h := newFakeHost(config.Defaults())
+	suspend := func() string {
+		res := exec(t, rn, h, `await yield_control(); return "resumed"`)
+		if res.Status != "waiting" {
+			t.Fatalf("exec = %s %s", res.Status, res.Error)
+		}
+		return res.RunID
+	}
+	wait := func(id string) Result {
+		args, _ := json.Marshal(map[string]string{"runId": id})
+		return rn.Wait(context.Background(), h, Scope{AgentRunID: "r"}, "call_w", args)
+	}
+	tamper := func(id string, f func(r *run)) {
+		rn.store.mu.Lock()
+		f(rn.store.runs[id])
+		rn.store.mu.Unlock()
+	}
+	// A flipped bit.
+	a := suspend()
+	tamper(a, func(r *run) { r.snapshot = append([]byte(nil), r.snapshot...); r.snapshot[len(r.snapshot)/2] ^= 1 })
+	if res := wait(a); res.Code != CodeInvalidInput || res.Error != MsgRunUnavailable {
+		t.Errorf("wait on a tampered snapshot = %s %q", res.Code, res.Error)
+	}
+	// Two snapshots swapped between runs.
+	b, c := suspend(), suspend()
+	tamper(b, func(rb *run) {
+		rc := rn.store.runs[c]
+		rb.snapshot, rc.snapshot = rc.snapshot, rb.snapshot
+		rb.seal, rc.seal = rc.seal, rb.seal
+	})
+	for _, id := range []string{b, c} {
+		if res := wait(id); res.Status != "failed" {
+			t.Errorf("wait on a swapped snapshot = %s, want failed", res.Status)
+		}
+	}
+	// An untouched one resumes.
+	d := suspend()
+	if res := wait(d); res.Status != "completed" || string(res.Value) != `"resumed"` {
+		t.Errorf("wait on an intact snapshot = %s %s", res.Status, res.Error)
+	}
+}

@@ -28,6 +28,7 @@ type run struct {
 	rawSize  int    // serialized (uncompressed) snapshot size
 	rejected map[uint32]string
 	ctl      engine.Handle // the controller object, valid in restored VMs too
+	seal     []byte        // HMAC binding the snapshot to this run (seal.go)
 	draining bool          // the top-level promise settled with work left
 
 	outputs   []string
