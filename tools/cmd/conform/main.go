@@ -3,8 +3,9 @@
 //
 // Usage:
 //
-//	conform [--target reference] [--tags EXPR] [--format pretty|cucumber|junit]
-//	        [--report DIR] [--list] [--seed N] [--concurrency N]
+//	conform [--target reference] [--tags EXPR] [--profile core,mcp]
+//	        [--format pretty|cucumber|junit] [--report DIR] [--list]
+//	        [--seed N] [--concurrency N] [--path FILE[:LINE]] [--update-baseline]
 //
 // It prints one line per scenario while it runs and ends with the line
 // "conformance: N passed, M failed, K expected-fail". The exit status is 1
@@ -18,6 +19,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/codemodekit/kit/conformance"
@@ -27,9 +30,16 @@ import (
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
+// A targetInfo is a target conform knows: its factory and the profiles it
+// claims (the report states conformance per claimed profile).
+type targetInfo struct {
+	make    conformance.MakeTarget
+	claimed []string
+}
+
 // targets are the targets conform knows, by name.
-var targets = map[string]conformance.MakeTarget{
-	codemodetest.Name: codemodetest.NewTarget,
+var targets = map[string]targetInfo{
+	codemodetest.Name: {make: codemodetest.NewTarget, claimed: report.Profiles},
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -42,6 +52,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	list := fs.Bool("list", false, "list every scenario with its tags and exit")
 	seed := fs.Int64("seed", 0, "scenario order seed (0 picks one and prints it)")
 	concurrency := fs.Int("concurrency", 1, "scenarios run at the same time")
+	profile := fs.String("profile", "", "comma-separated profiles to run, e.g. core,mcp (default all)")
+	updateBaseline := fs.Bool("update-baseline", false, "rewrite conformance/baselines/<target>.txt from this run's failures, for review")
 	var paths multiFlag
 	fs.Var(&paths, "path", "feature file or file:line to run (repeatable); default every feature")
 	if err := fs.Parse(args); err != nil {
@@ -50,7 +62,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if *list {
 		return listScenarios(stdout, stderr)
 	}
-	mk, ok := targets[*target]
+	info, ok := targets[*target]
+	mk := info.make
 	if !ok {
 		fmt.Fprintf(stderr, "conform: unknown target %q (known: %s)\n", *target, strings.Join(targetNames(), ", "))
 		return 2
@@ -68,6 +81,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 	tagExpr := "~@wip"
 	if *tags != "" {
 		tagExpr = "(" + *tags + ") && ~@wip"
+	}
+	if *profile != "" {
+		var alts []string
+		for _, p := range strings.Split(*profile, ",") {
+			p = strings.TrimSpace(p)
+			if !slices.Contains(report.Profiles, p) {
+				fmt.Fprintf(stderr, "conform: unknown profile %q (known: %s)\n", p, strings.Join(report.Profiles, ", "))
+				return 2
+			}
+			alts = append(alts, "@"+p)
+		}
+		tagExpr = "(" + strings.Join(alts, " || ") + ") && " + tagExpr
 	}
 	rep, err := conformance.Run(context.Background(), conformance.Options{
 		Target: *target, Make: mk, Tags: tagExpr, Seed: *seed, Progress: progress, Concurrency: *concurrency, Paths: paths,
@@ -87,10 +112,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if *reportDir != "" {
-		if err := report.Write(*reportDir, rep); err != nil {
+		if err := report.WriteAll(*reportDir, rep, info.claimed); err != nil {
 			fmt.Fprintf(stderr, "conform: %v\n", err)
 			return 2
 		}
+	}
+	if *updateBaseline {
+		path, err := writeBaseline(*target, rep)
+		if err != nil {
+			fmt.Fprintf(stderr, "conform: %v\n", err)
+			return 2
+		}
+		fmt.Fprintf(progress, "baseline rewritten: %s (review the reasons)\n", path)
 	}
 	if f := rep.Failures(); f != "" {
 		fmt.Fprintf(progress, "\nunexpected results:\n%s", f)
@@ -104,6 +137,54 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// writeBaseline rewrites the target's baseline from the run: every failing
+// or not-applicable scenario is listed, keeping the reason of an existing
+// entry; new entries carry the first line of their error for review.
+func writeBaseline(target string, rep *conformance.Report) (string, error) {
+	dir, err := findUp(filepath.Join("conformance", "baselines"))
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, target+".txt")
+	old, err := conformance.LoadBaseline(target)
+	if err != nil {
+		return "", err
+	}
+	next := &conformance.Baseline{Entries: map[string]string{}}
+	for _, r := range rep.Results {
+		switch r.Status {
+		case conformance.StatusFailed, conformance.StatusExpectedFail, conformance.StatusNotApplicable:
+			reason := old.Entries[r.Name]
+			if reason == "" {
+				reason, _, _ = strings.Cut(r.Error, "\n")
+				reason = "UNREVIEWED: " + reason
+			}
+			next.Entries[r.Name] = reason
+		}
+	}
+	header := "Scenarios the " + target + " target is expected to fail, one per line:\n<scenario name> :: <reason>\nAn entry whose scenario passes fails the run: this list only shrinks."
+	return path, os.WriteFile(path, next.Format(header), 0o644)
+}
+
+// findUp finds rel in the working directory or one of its parents.
+func findUp(rel string) (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		p := filepath.Join(dir, rel)
+		if st, err := os.Stat(p); err == nil && st.IsDir() {
+			return p, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", fmt.Errorf("%s not found above the working directory", rel)
+		}
+		dir = parent
+	}
 }
 
 func targetNames() []string {

@@ -1,0 +1,158 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/codemodekit/kit/fakes/faketools"
+	codemode "github.com/codemodekit/kit/reference"
+)
+
+// defaultConfig enables code mode with every default.
+const defaultConfig = `{"tools":{"codeMode":true}}`
+
+// defaultAgent is the agent id of the run without --agent.
+const defaultAgent = "main"
+
+// setupFlags are the flags both commands share.
+type setupFlags struct {
+	catalog string
+	config  string
+	agent   string
+}
+
+func (f *setupFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.catalog, "catalog", "", "tool catalog `FILE` (fixtures/catalogs/README.md format)")
+	fs.StringVar(&f.config, "config", "", "OpenClaw-style config `FILE`")
+	fs.StringVar(&f.agent, "agent", defaultAgent, "agent `ID` of the run")
+}
+
+// A setup is what the flags describe: the catalog's tools and the config.
+type setup struct {
+	specs  []faketools.Spec
+	config json.RawMessage
+	agent  string
+}
+
+func (f *setupFlags) load() (setup, error) {
+	if f.catalog == "" {
+		return setup{}, usagef("--catalog is required")
+	}
+	if f.agent == "" {
+		return setup{}, usagef("--agent must not be empty")
+	}
+	b, err := os.ReadFile(f.catalog)
+	if err != nil {
+		return setup{}, fmt.Errorf("read catalog: %w", err)
+	}
+	cat, err := faketools.ParseCatalog(b)
+	if err != nil {
+		return setup{}, fmt.Errorf("%s: %w", f.catalog, err)
+	}
+	s := setup{specs: cat.Tools, config: json.RawMessage(defaultConfig), agent: f.agent}
+	if f.config != "" {
+		b, err := os.ReadFile(f.config)
+		if err != nil {
+			return setup{}, fmt.Errorf("read config: %w", err)
+		}
+		if !json.Valid(b) {
+			return setup{}, fmt.Errorf("config %s is not valid JSON", f.config)
+		}
+		s.config = b
+	}
+	return s, nil
+}
+
+// A session is one runtime with one agent run of a setup. Close ends both.
+type session struct {
+	rt   *codemode.Runtime
+	turn *codemode.Turn
+	host *faketools.Host
+	held []string // tools whose behaviour holds calls
+}
+
+// start creates the runtime and starts the agent run. Debug lines go to log.
+func (s setup) start(ctx context.Context, log io.Writer) (*session, error) {
+	rt := codemode.New(ctx, codemode.Options{Log: log})
+	host := faketools.NewHost()
+	tools := make([]codemode.Tool, len(s.specs))
+	var held []string
+	for i, spec := range s.specs {
+		tools[i] = toolOf(spec, host)
+		if spec.Behavior != nil && spec.Behavior.Hold {
+			held = append(held, spec.Name)
+		}
+	}
+	turn, err := rt.StartTurn(ctx, codemode.TurnOptions{
+		Config:     s.config,
+		AgentID:    s.agent,
+		SessionID:  "cli",
+		SessionKey: "agent:" + s.agent + ":cli",
+		RunID:      "cli",
+		Tools:      tools,
+	})
+	if err != nil {
+		rt.Close()
+		return nil, fmt.Errorf("start agent run: %w", err)
+	}
+	return &session{rt: rt, turn: turn, host: host, held: held}, nil
+}
+
+// release lets every held tool answer, now and from then on.
+func (s *session) release() {
+	for _, name := range s.held {
+		s.host.Release(name)
+	}
+}
+
+func (s *session) Close() {
+	s.turn.End()
+	s.rt.Close()
+}
+
+// toolOf adapts a catalog spec to a codemode.Tool whose calls host answers
+// as the spec's behaviour says.
+func toolOf(s faketools.Spec, host *faketools.Host) codemode.Tool {
+	tool := codemode.Tool{
+		Name:             s.Name,
+		Label:            s.Label,
+		Description:      s.Description,
+		Source:           sourceOf(s.Source),
+		Owner:            s.Owner,
+		Bundled:          s.Bundled,
+		Parameters:       s.Schema(),
+		OutputSchema:     s.OutputSchema,
+		DirectOnly:       s.DirectOnly,
+		ReplaySafe:       s.ReplaySafe,
+		RequiresApproval: s.RequiresApproval,
+	}
+	tool.Execute = func(ctx context.Context, c codemode.ToolCall) (codemode.ToolResult, error) {
+		res, err := host.Invoke(ctx, s, c.Input)
+		if err != nil {
+			return codemode.ToolResult{}, err
+		}
+		out := codemode.ToolResult{Details: res.Details}
+		for _, b := range res.Content {
+			out.Content = append(out.Content, codemode.ContentBlock{Type: b.Type, Text: b.Text})
+		}
+		return out, nil
+	}
+	return tool
+}
+
+func sourceOf(s string) codemode.Source {
+	switch s {
+	case "plugin":
+		return codemode.SourcePlugin
+	case "client":
+		return codemode.SourceClient
+	case "mcp":
+		return codemode.SourceMCP
+	default:
+		return codemode.SourceCore
+	}
+}
