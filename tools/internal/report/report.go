@@ -165,7 +165,9 @@ func firstLine(s string) string {
 	return s
 }
 
-func escape(s string) string { return strings.ReplaceAll(s, "|", "\\|") }
+func escape(s string) string { return mdEscaper.Replace(s) }
+
+var mdEscaper = strings.NewReplacer("|", "\\|", "<", "&lt;", ">", "&gt;")
 
 // JUnit writes JUnit XML: one test suite per feature file.
 func JUnit(w io.Writer, r *conformance.Report) error {
