@@ -5,6 +5,8 @@ go 1.26
 require (
 	github.com/codemodekit/kit/conformance v0.0.0
 	github.com/codemodekit/kit/reference v0.0.0
+	github.com/evanw/esbuild v0.28.2
+	github.com/google/go-cmp v0.7.0
 )
 
 require (
@@ -14,8 +16,6 @@ require (
 	github.com/cucumber/gherkin/go/v42 v42.0.0 // indirect
 	github.com/cucumber/godog v0.16.0 // indirect
 	github.com/cucumber/messages/go/v34 v34.2.1 // indirect
-	github.com/evanw/esbuild v0.28.2 // indirect
-	github.com/google/go-cmp v0.7.0 // indirect
 	github.com/google/jsonschema-go v0.4.2 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/hashicorp/go-immutable-radix v1.3.1 // indirect
