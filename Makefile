@@ -7,16 +7,34 @@ GO      ?= go
 MODULES := features fixtures fakes conformance reference tools
 WASM    := reference/node_modules/quickjs-wasi/quickjs.wasm
 REPORT  ?= reports/reference
+MCP_DIR := fixtures/mcp
+MCP_NPM := $(MCP_DIR)/node_modules/.package-lock.json
+GOSDK_VERSION := v1.8.0
+GOSDK_HELLO   := $(MCP_DIR)/bin/.go-sdk-hello-$(GOSDK_VERSION)
 
 .PHONY: all conformance test deps vet fmt-check clean
 
 all: test
 
-deps: $(WASM)
+deps: $(WASM) mcp-fixtures
 
 $(WASM): reference/package.json reference/package-lock.json
 	cd reference && npm ci --ignore-scripts --no-audit --no-fund
 	@test -f $@
+	@touch $@
+
+# mcp-fixtures installs the real MCP servers of the @real-mcp scenarios
+# (fixtures/mcp/README.md): the pinned npm servers and the go-sdk hello example.
+.PHONY: mcp-fixtures
+mcp-fixtures: $(MCP_NPM) $(GOSDK_HELLO)
+
+$(MCP_NPM): $(MCP_DIR)/package.json $(MCP_DIR)/package-lock.json
+	cd $(MCP_DIR) && npm ci --ignore-scripts --no-audit --no-fund
+	@test -f $@
+	@touch $@
+
+$(GOSDK_HELLO):
+	GOBIN=$(CURDIR)/$(MCP_DIR)/bin $(GO) install github.com/modelcontextprotocol/go-sdk/examples/server/hello@$(GOSDK_VERSION)
 	@touch $@
 
 conformance: deps
@@ -34,3 +52,12 @@ fmt-check:
 
 clean:
 	rm -rf reports reference/node_modules
+
+# check-docs is the documentation check (tools/cmd/checkdocs): every SPEC
+# clause has a scenario or a written exclusion, the configuration table
+# matches the reference, js/ts/go/json blocks parse, relative links resolve,
+# and docs/traceability.md is current. CHECKDOCS_FLAGS=-update rewrites it.
+CHECKDOCS_FLAGS ?=
+.PHONY: check-docs
+check-docs:
+	cd tools && $(GO) run ./cmd/checkdocs -root .. $(CHECKDOCS_FLAGS)

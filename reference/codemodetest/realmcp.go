@@ -1,11 +1,244 @@
 package codemodetest
 
 import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
 	"github.com/codemodekit/kit/conformance"
 )
 
+// mcpFixturesEnv names the environment variable that overrides where the
+// fixtures/mcp directory is looked up.
+const mcpFixturesEnv = "CODEMODE_MCP_FIXTURES"
+
+// scratchVar is replaced, in a definition's command, args, env and cwd, by
+// the per-call scratch directory.
+const scratchVar = "${scratch}"
+
+// mcpFixture is a fixtures/mcp/<fixture>.json definition: the stdio members
+// of an mcp.servers entry plus the files of its scratch directory. See
+// fixtures/mcp/README.md.
+type mcpFixture struct {
+	Command string            `json:"command"`
+	Args    []string          `json:"args"`
+	Env     map[string]string `json:"env"`
+	Cwd     string            `json:"cwd"`
+	Scratch map[string]string `json:"scratch"`
+}
+
+// scratchDirs holds the scratch directories realMCPConfig created; they live
+// until cleanupRealMCP.
+var scratchDirs struct {
+	sync.Mutex
+	dirs []string
+}
+
 // realMCPConfig returns the mcp.servers entry that runs the real
-// third-party MCP server fixture named fixture (fixtures/mcp).
+// third-party MCP server fixture named fixture (fixtures/mcp/<fixture>.json)
+// over stdio.
+//
+// Every path of the definition that starts with "./" is made absolute
+// against fixtures/mcp. When the definition mentions ${scratch}, a fresh
+// temporary directory replaces it, holding the definition's scratch files;
+// cleanupRealMCP removes it. When fixtures/mcp or a package it names is not
+// installed, the error wraps conformance.ErrNotApplicable.
+//
+// # Notes
+//
+//   - fixtures/mcp is looked up in the CODEMODE_MCP_FIXTURES variable, then
+//     walking up from the working directory and the executable's directory.
+//   - Each call gets its own scratch directory, so runs never share a memory
+//     file or a filesystem root.
 func realMCPConfig(fixture string) (map[string]any, error) {
-	return nil, conformance.NotApplicable("real MCP server fixture %q is not installed", fixture)
+	if fixture == "" || strings.ContainsAny(fixture, `/\`) || !filepath.IsLocal(fixture) {
+		return nil, fmt.Errorf("real MCP server fixture %q: not a plain name", fixture)
+	}
+	root, err := locateMCPFixtures()
+	if err != nil {
+		return nil, conformance.NotApplicable("real MCP server fixture %q: %v (run `make deps`)", fixture, err)
+	}
+	def, err := readMCPFixture(root, fixture)
+	if err != nil {
+		return nil, err
+	}
+	if err := def.requireInstalled(root); err != nil {
+		return nil, conformance.NotApplicable("real MCP server fixture %q is not installed: %v (run `make deps`)", fixture, err)
+	}
+	scratch := ""
+	if def.usesScratch() {
+		if scratch, err = newScratch(fixture, def.Scratch); err != nil {
+			return nil, fmt.Errorf("real MCP server fixture %q: %w", fixture, err)
+		}
+	}
+	expand := func(s string) string {
+		s = strings.ReplaceAll(s, scratchVar, scratch)
+		if strings.HasPrefix(s, "./") {
+			return filepath.Join(root, filepath.FromSlash(s))
+		}
+		return s
+	}
+	entry := map[string]any{"command": commandPath(expand(def.Command))}
+	if len(def.Args) > 0 {
+		args := make([]any, len(def.Args))
+		for i, a := range def.Args {
+			args[i] = expand(a)
+		}
+		entry["args"] = args
+	}
+	if len(def.Env) > 0 {
+		env := make(map[string]any, len(def.Env))
+		for k, v := range def.Env {
+			env[k] = expand(v)
+		}
+		entry["env"] = env
+	}
+	if def.Cwd != "" {
+		entry["cwd"] = expand(def.Cwd)
+	}
+	return entry, nil
+}
+
+// cleanupRealMCP removes every scratch directory realMCPConfig created.
+//
+// # Notes
+//
+// The registry is per process, not per target: with scenarios running
+// concurrently, one target's Close also removes the scratch directories of
+// the others.
+func cleanupRealMCP() {
+	scratchDirs.Lock()
+	dirs := scratchDirs.dirs
+	scratchDirs.dirs = nil
+	scratchDirs.Unlock()
+	for _, d := range dirs {
+		_ = os.RemoveAll(d)
+	}
+}
+
+// locateMCPFixtures returns the fixtures/mcp directory: the mcpFixturesEnv
+// variable when set, else the first fixtures/mcp holding a package.json
+// found walking up from the working directory and then from the
+// executable's directory.
+func locateMCPFixtures() (string, error) {
+	if p := os.Getenv(mcpFixturesEnv); p != "" {
+		return filepath.Abs(p)
+	}
+	var starts []string
+	if wd, err := os.Getwd(); err == nil {
+		starts = append(starts, wd)
+	}
+	if exe, err := os.Executable(); err == nil {
+		starts = append(starts, filepath.Dir(exe))
+	}
+	for _, dir := range starts {
+		for d := dir; ; d = filepath.Dir(d) {
+			p := filepath.Join(d, "fixtures", "mcp")
+			if st, err := os.Stat(filepath.Join(p, "package.json")); err == nil && st.Mode().IsRegular() {
+				return p, nil
+			}
+			if filepath.Dir(d) == d {
+				break
+			}
+		}
+	}
+	return "", errors.New("fixtures/mcp not found above the working directory (set " + mcpFixturesEnv + ")")
+}
+
+// readMCPFixture reads root/<fixture>.json.
+func readMCPFixture(root, fixture string) (*mcpFixture, error) {
+	b, err := os.ReadFile(filepath.Join(root, fixture+".json"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("unknown real MCP server fixture %q: no %s.json in %s", fixture, fixture, root)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read real MCP server fixture %q: %w", fixture, err)
+	}
+	var def mcpFixture
+	if err := json.Unmarshal(b, &def); err != nil {
+		return nil, fmt.Errorf("parse real MCP server fixture %q: %w", fixture, err)
+	}
+	if def.Command == "" {
+		return nil, fmt.Errorf("real MCP server fixture %q: no command", fixture)
+	}
+	return &def, nil
+}
+
+// values returns every string of the definition a path may appear in.
+func (d *mcpFixture) values() []string {
+	out := append([]string{d.Command, d.Cwd}, d.Args...)
+	for _, v := range d.Env {
+		out = append(out, v)
+	}
+	return out
+}
+
+func (d *mcpFixture) usesScratch() bool {
+	return len(d.Scratch) > 0 || slices.ContainsFunc(d.values(), func(s string) bool {
+		return strings.Contains(s, scratchVar)
+	})
+}
+
+// requireInstalled reports the first "./" path of d missing under root, or
+// a bare command missing from PATH.
+func (d *mcpFixture) requireInstalled(root string) error {
+	if !strings.HasPrefix(d.Command, "./") && !filepath.IsAbs(d.Command) {
+		if _, err := exec.LookPath(d.Command); err != nil {
+			return fmt.Errorf("%s is not on PATH", d.Command)
+		}
+	}
+	for _, s := range d.values() {
+		if !strings.HasPrefix(s, "./") || strings.Contains(s, scratchVar) {
+			continue
+		}
+		p := filepath.Join(root, filepath.FromSlash(s))
+		if s == d.Command {
+			p = commandPath(p)
+		}
+		if _, err := os.Stat(p); err != nil {
+			return fmt.Errorf("%s is missing", p)
+		}
+	}
+	return nil
+}
+
+// commandPath adds the executable suffix a built binary has on Windows.
+func commandPath(p string) string {
+	if runtime.GOOS == "windows" && filepath.IsAbs(p) && filepath.Ext(p) == "" {
+		return p + ".exe"
+	}
+	return p
+}
+
+// newScratch creates and registers a temporary directory holding files
+// (slash-separated paths relative to it).
+func newScratch(fixture string, files map[string]string) (string, error) {
+	dir, err := os.MkdirTemp("", "codemodekit-mcp-"+fixture+"-")
+	if err != nil {
+		return "", err
+	}
+	scratchDirs.Lock()
+	scratchDirs.dirs = append(scratchDirs.dirs, dir)
+	scratchDirs.Unlock()
+	for name, content := range files {
+		if !filepath.IsLocal(filepath.FromSlash(name)) {
+			return "", fmt.Errorf("scratch file %q is outside the scratch directory", name)
+		}
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			return "", err
+		}
+		if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+			return "", err
+		}
+	}
+	return dir, nil
 }
