@@ -629,7 +629,13 @@ Feature: Runs, snapshots and wait
 
   @snapshots @CM-8.31 @CM-8.32 @CM-8.33 @CM-8.28 @CM-19.4
   Scenario: a process holds at most 64 suspended runs
-    Given a turn starts
+    # A generous deadline: 64 cells at once on a small, loaded machine (or
+    # under the race detector) must not turn into timeouts.
+    Given code mode is configured as:
+      """json
+      {"enabled": true, "timeoutMs": 60000}
+      """
+    And a turn starts
     When the model calls exec 64 times at the same time with:
       """js
       await yield_control();

@@ -468,7 +468,7 @@ Feature: Limits and the sandbox security boundary
   Scenario: Promise.all of ten thousand bridge calls is refused past maxPendingToolCalls
     Given code mode is configured as:
       """json
-      {"enabled": true, "maxPendingToolCalls": 4, "maxSnapshotBytes": 268435456, "timeoutMs": 2000}
+      {"enabled": true, "maxPendingToolCalls": 4, "maxSnapshotBytes": 268435456, "timeoutMs": 5000}
       """
     And the tool "weather" is held until released
     When a turn starts

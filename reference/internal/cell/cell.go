@@ -159,8 +159,9 @@ func (rn *Runner) exec(ctx context.Context, host Host, scope Scope, toolCallID s
 	if err != nil {
 		return Failed(CodeInvalidInput, PhaseInput, err.Error())
 	}
-	r := &run{id: rb.RunID, skip: rb.SkipOutput, scope: scope, host: host,
+	r := &run{id: rb.RunID, scope: scope, host: host,
 		bridge: newBridge(host, s.MaxPendingToolCalls, toolCallID, in.RestartSafe), restartSafe: in.RestartSafe}
+	r.output.skip = rb.SkipOutput
 	return rn.supervise(ctx, r, deadline, true, func(l *leg) Result {
 		pv, err := rn.pool.get()
 		if err != nil {
@@ -466,28 +467,10 @@ func allReplaySafe(reqs []*request) bool {
 }
 
 // undelivered returns the output not yet reported to the model.
-func (l *leg) undelivered() []json.RawMessage {
-	r := l.run
-	from := min(max(r.delivered, r.skip), len(r.outputs))
-	out := make([]json.RawMessage, 0, len(r.outputs)-from)
-	for _, o := range r.outputs[from:] {
-		out = append(out, json.RawMessage(o))
-	}
-	r.delivered = len(r.outputs)
-	return out
-}
+func (l *leg) undelivered() []json.RawMessage { return l.run.output.take() }
 
 // outputBytes is the byte length of the cumulative output array as compact JSON.
-func (l *leg) outputBytes() int {
-	n := 2
-	for i, o := range l.run.outputs {
-		if i > 0 {
-			n++
-		}
-		n += len(o)
-	}
-	return n
-}
+func (l *leg) outputBytes() int { return l.run.output.bytes() }
 
 // collectOutput moves new guest output to the run and enforces
 // maxOutputBytes over the cumulative output (CM-7.18).
@@ -500,7 +483,7 @@ func (l *leg) collectOutput() (Result, bool) {
 	if err := json.Unmarshal([]byte(raw), &out); err != nil {
 		return l.fail(failGuest, CodeInternal, "invalid code mode guest output"), true
 	}
-	l.run.outputs = append(l.run.outputs, out.Items...)
+	l.run.output.add(out.Items)
 	if out.Overflow || l.outputBytes() > l.run.host.Settings().MaxOutputBytes {
 		return l.fail(failGuest, CodeOutputLimit, MsgOutputLimit), true
 	}
@@ -540,7 +523,7 @@ func (l *leg) fail(kind failKind, code, msg string) Result {
 	if l.outputBytes() <= l.run.host.Settings().MaxOutputBytes {
 		res.Output = l.undelivered()
 	} else {
-		l.run.delivered = len(l.run.outputs)
+		l.run.output.drop()
 	}
 	return res
 }
@@ -576,7 +559,7 @@ func (l *leg) complete(st guest.State) Result {
 		value = []byte("null")
 	}
 	size := len(value)
-	if len(l.run.outputs) > 0 {
+	if l.run.output.len() > 0 {
 		size += l.outputBytes()
 	}
 	if size > l.run.host.Settings().MaxOutputBytes {

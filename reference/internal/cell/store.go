@@ -31,9 +31,7 @@ type run struct {
 	seal     []byte        // HMAC binding the snapshot to this run (seal.go)
 	draining bool          // the top-level promise settled with work left
 
-	outputs   []string
-	delivered int
-	skip      int // output entries delivered before a restart (rebuilt runs)
+	output outputLog
 
 	restartSafe bool
 	expires     time.Time
@@ -74,11 +72,13 @@ func (s *store) put(r *run, ttl time.Duration) bool {
 func (s *store) expire(id string) {
 	s.mu.Lock()
 	r, ok := s.runs[id]
-	if ok && !r.resuming && !time.Now().Before(r.expires) {
+	// A run being resumed, or whose TTL a later put extended, stays.
+	expired := ok && !r.resuming && !time.Now().Before(r.expires)
+	if expired {
 		delete(s.runs, id)
 	}
 	s.mu.Unlock()
-	if ok && !r.resuming {
+	if expired {
 		r.bridge.dispose()
 		if s.gone != nil {
 			s.gone(id, "expired")
