@@ -179,6 +179,12 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
+	for _, p := range paths {
+		file, _, _ := strings.Cut(p, ":")
+		if _, err := fs.Stat(fsys, file); err != nil {
+			return nil, fmt.Errorf("conformance: path %q: no such feature file or directory", p)
+		}
+	}
 	concurrency := opts.Concurrency
 	if concurrency < 1 {
 		concurrency = 1
@@ -198,6 +204,9 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		},
 	}
 	suite.Run() // The status is recomputed from the results and the baseline.
+	if len(rep.Results) == 0 {
+		return nil, fmt.Errorf("conformance: no scenario matches paths %q and tags %q", opts.Paths, opts.Tags)
+	}
 	sort.Slice(rep.Results, func(i, j int) bool {
 		a, b := rep.Results[i], rep.Results[j]
 		if a.Feature != b.Feature {

@@ -2,6 +2,8 @@ package conformance
 
 import (
 	"bufio"
+	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +11,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"testing/fstest"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/codemodekit/kit/features"
 )
@@ -239,5 +244,35 @@ func TestReport_Apply(t *testing.T) {
 	}
 	if got, want := rep.Summary(), "conformance: 1 passed, 3 failed, 1 expected-fail"; got != want {
 		t.Errorf("Summary() = %q, want %q", got, want)
+	}
+}
+
+// TestRun_Selection: a selection that names no feature file or matches no
+// scenario is a usage error, never an empty passing run.
+func TestRun_Selection(t *testing.T) {
+	fsys := fstest.MapFS{"a.feature": {Data: []byte("Feature: a\n\n  @core\n  Scenario: one\n    Given a turn starts\n")}}
+	never := func() (Target, error) { return nil, errors.New("no scenario should start") }
+	tests := []struct {
+		name  string
+		opts  Options
+		wantE string
+	}{
+		{"missing file", Options{Paths: []string{"b.feature"}}, `conformance: path "b.feature": no such feature file or directory`},
+		{"missing file with line", Options{Paths: []string{"b.feature:3"}}, `conformance: path "b.feature:3": no such feature file or directory`},
+		{"no scenario at line", Options{Paths: []string{"a.feature:1"}}, `conformance: no scenario matches paths ["a.feature:1"] and tags ""`},
+		{"no scenario with tag", Options{Tags: "@nosuch"}, `conformance: no scenario matches paths [] and tags "@nosuch"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			opts := tc.opts
+			opts.Target, opts.Make, opts.FS, opts.Baseline = "x", never, fsys, &Baseline{}
+			rep, err := Run(context.Background(), opts)
+			if err == nil {
+				t.Fatalf("Run = %+v, want error %q", rep, tc.wantE)
+			}
+			if diff := cmp.Diff(tc.wantE, err.Error()); diff != "" {
+				t.Errorf("error (-want +got):\n%s", diff)
+			}
+		})
 	}
 }
