@@ -40,8 +40,12 @@ $(GOSDK_HELLO):
 conformance: deps
 	cd tools && $(GO) run ./cmd/conform --report ../$(REPORT)
 
+# The module tests run with a Docker engine for the container tier of the
+# real MCP servers (reference/codemodetest/containers_test.go):
+# scripts/with-docker.sh reuses an engine that answers or starts a private
+# one (installing docker.io as root), and stops what it started.
 test: deps vet fmt-check
-	scripts/test.sh $(MODULES)
+	scripts/with-docker.sh scripts/test.sh $(MODULES)
 	$(MAKE) conformance
 
 vet:

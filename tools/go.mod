@@ -1,6 +1,6 @@
 module github.com/codemodekit/kit/tools
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/codemodekit/kit/conformance v0.0.0
@@ -28,8 +28,8 @@ require (
 	github.com/spf13/pflag v1.0.10 // indirect
 	github.com/tetratelabs/wazero v1.12.0 // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
-	golang.org/x/sys v0.44.0 // indirect
-	golang.org/x/text v0.14.0 // indirect
+	golang.org/x/sys v0.49.0 // indirect
+	golang.org/x/text v0.43.0 // indirect
 )
 
 replace (

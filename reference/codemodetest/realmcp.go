@@ -35,21 +35,50 @@ type mcpFixture struct {
 	Scratch map[string]string `json:"scratch"`
 }
 
-// scratchDirs holds the scratch directories realMCPConfig created; they live
-// until cleanupRealMCP.
-var scratchDirs struct {
-	sync.Mutex
+// An MCPHosting hosts the real MCP server fixtures of the @real-mcp
+// scenarios (Options.MCPHosting): it turns a fixture resolved to run on this
+// machine into the mcp.servers entry that reaches the server as hosted, for
+// example the url of a server in a container, or a stdio entry that runs
+// the server with `docker run -i`. An error wrapping
+// conformance.ErrNotApplicable reports the scenario as not applicable.
+type MCPHosting func(s RealMCPServer) (map[string]any, error)
+
+// A RealMCPServer is a real MCP server fixture resolved to run on this
+// machine: the input of an MCPHosting.
+type RealMCPServer struct {
+	// Fixture names the definition, fixtures/mcp/<Fixture>.json.
+	Fixture string
+	// Dir is the fixtures/mcp directory, absolute.
+	Dir string
+	// Scratch is the fixture's fresh scratch directory, or "" when its
+	// definition has none. It is removed when the target closes.
+	Scratch string
+	// Entry is the stdio mcp.servers entry that runs the fixture as a
+	// child process: command, and args, env and cwd when the definition
+	// has them, with "./" paths made absolute against Dir and ${scratch}
+	// replaced by Scratch.
+	Entry map[string]any
+}
+
+// realMCP resolves the real MCP server fixtures of one target and owns the
+// scratch directories it creates until cleanup, so that targets running
+// at the same time never remove each other's. The zero value runs every
+// fixture as a child process.
+type realMCP struct {
+	hosting MCPHosting // nil: child processes
+
+	mu   sync.Mutex
 	dirs []string
 }
 
-// realMCPConfig returns the mcp.servers entry that runs the real
-// third-party MCP server fixture named fixture (fixtures/mcp/<fixture>.json)
-// over stdio.
+// config returns the mcp.servers entry of the real third-party MCP server
+// fixture named fixture (fixtures/mcp/<fixture>.json): the stdio entry that
+// runs it as a child process, or what r's hosting makes of it.
 //
 // Every path of the definition that starts with "./" is made absolute
 // against fixtures/mcp. When the definition mentions ${scratch}, a fresh
 // temporary directory replaces it, holding the definition's scratch files;
-// cleanupRealMCP removes it. When fixtures/mcp or a package it names is not
+// cleanup removes it. When fixtures/mcp or a package it names is not
 // installed, the error wraps conformance.ErrNotApplicable.
 //
 // # Notes
@@ -58,7 +87,8 @@ var scratchDirs struct {
 //     walking up from the working directory and the executable's directory.
 //   - Each call gets its own scratch directory, so runs never share a memory
 //     file or a filesystem root.
-func realMCPConfig(fixture string) (map[string]any, error) {
+//   - config and cleanup may be called from several goroutines.
+func (r *realMCP) config(fixture string) (map[string]any, error) {
 	if fixture == "" || strings.ContainsAny(fixture, `/\`) || !filepath.IsLocal(fixture) {
 		return nil, fmt.Errorf("real MCP server fixture %q: not a plain name", fixture)
 	}
@@ -75,7 +105,7 @@ func realMCPConfig(fixture string) (map[string]any, error) {
 	}
 	scratch := ""
 	if def.usesScratch() {
-		if scratch, err = newScratch(fixture, def.Scratch); err != nil {
+		if scratch, err = r.newScratch(fixture, def.Scratch); err != nil {
 			return nil, fmt.Errorf("real MCP server fixture %q: %w", fixture, err)
 		}
 	}
@@ -104,21 +134,22 @@ func realMCPConfig(fixture string) (map[string]any, error) {
 	if def.Cwd != "" {
 		entry["cwd"] = expand(def.Cwd)
 	}
-	return entry, nil
+	if r.hosting == nil {
+		return entry, nil
+	}
+	hosted, err := r.hosting(RealMCPServer{Fixture: fixture, Dir: root, Scratch: scratch, Entry: entry})
+	if err != nil {
+		return nil, fmt.Errorf("host real MCP server fixture %q: %w", fixture, err)
+	}
+	return hosted, nil
 }
 
-// cleanupRealMCP removes every scratch directory realMCPConfig created.
-//
-// # Notes
-//
-// The registry is per process, not per target: with scenarios running
-// concurrently, one target's Close also removes the scratch directories of
-// the others.
-func cleanupRealMCP() {
-	scratchDirs.Lock()
-	dirs := scratchDirs.dirs
-	scratchDirs.dirs = nil
-	scratchDirs.Unlock()
+// cleanup removes every scratch directory config created.
+func (r *realMCP) cleanup() {
+	r.mu.Lock()
+	dirs := r.dirs
+	r.dirs = nil
+	r.mu.Unlock()
 	for _, d := range dirs {
 		_ = os.RemoveAll(d)
 	}
@@ -218,16 +249,16 @@ func commandPath(p string) string {
 	return p
 }
 
-// newScratch creates and registers a temporary directory holding files
-// (slash-separated paths relative to it).
-func newScratch(fixture string, files map[string]string) (string, error) {
+// newScratch creates a temporary directory holding files (slash-separated
+// paths relative to it) and registers it for cleanup.
+func (r *realMCP) newScratch(fixture string, files map[string]string) (string, error) {
 	dir, err := os.MkdirTemp("", "codemodekit-mcp-"+fixture+"-")
 	if err != nil {
 		return "", err
 	}
-	scratchDirs.Lock()
-	scratchDirs.dirs = append(scratchDirs.dirs, dir)
-	scratchDirs.Unlock()
+	r.mu.Lock()
+	r.dirs = append(r.dirs, dir)
+	r.mu.Unlock()
 	for name, content := range files {
 		if !filepath.IsLocal(filepath.FromSlash(name)) {
 			return "", fmt.Errorf("scratch file %q is outside the scratch directory", name)

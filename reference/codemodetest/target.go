@@ -26,6 +26,18 @@ const Name = "reference"
 // NewTarget returns a fresh in-process target.
 func NewTarget() (conformance.Target, error) { return &target{}, nil }
 
+// Options configure NewTargetWith.
+type Options struct {
+	// MCPHosting hosts the real MCP server fixtures; nil runs each as a
+	// child process.
+	MCPHosting MCPHosting
+}
+
+// NewTargetWith returns a fresh in-process target configured by o.
+func NewTargetWith(o Options) (conformance.Target, error) {
+	return &target{realMCP: realMCP{hosting: o.MCPHosting}}, nil
+}
+
 type target struct {
 	setup       *conformance.Setup
 	rt          *codemode.Runtime
@@ -34,6 +46,7 @@ type target struct {
 	regErrs     []error
 	mcpServers  []*fakemcp.Server
 	mcpNames    []string
+	realMCP     realMCP
 
 	mu    sync.Mutex
 	turns []*turn
@@ -100,6 +113,7 @@ func (t *target) Close() error {
 	if t.tmp != "" {
 		_ = os.RemoveAll(t.tmp)
 	}
+	t.realMCP.cleanup()
 	return nil
 }
 
@@ -115,7 +129,7 @@ func (t *target) Restart(ctx context.Context) error {
 func (t *target) startMCP() error {
 	for _, srv := range t.setup.MCPServers {
 		if srv.Fixture != "" {
-			continue // real servers are configured by realMCPConfig
+			continue // real servers are configured by t.realMCP
 		}
 		fs, err := fakemcp.Start(srv.Name, srv.Tools, srv.Resources, srv.Prompts, t.setup.Host)
 		if err != nil {
@@ -160,7 +174,7 @@ func (t *target) configWithMCP() (json.RawMessage, error) {
 		if srv.Fixture == "" {
 			continue
 		}
-		entry, err := realMCPConfig(srv.Fixture)
+		entry, err := t.realMCP.config(srv.Fixture)
 		if err != nil {
 			return nil, err
 		}
