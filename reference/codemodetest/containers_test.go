@@ -287,7 +287,7 @@ func skipOrFail(t *testing.T, format string, args ...any) {
 	if os.Getenv("CI") != "" {
 		t.Fatalf("%s; CI is set, so the container tier must run (make test starts an engine with scripts/with-docker.sh)", msg)
 	}
-	t.Skipf("%s; run `scripts/with-docker.sh go test ./codemodetest` or `make test` to start one", msg)
+	t.Skipf("%s; from the repository root, `scripts/with-docker.sh go test ./reference/codemodetest` or `make test` starts one", msg)
 }
 
 // requireDocker returns the provider of a Docker engine that answers, with
