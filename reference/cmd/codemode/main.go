@@ -6,13 +6,16 @@
 //	codemode tools --catalog FILE [--config FILE] [--agent ID]
 //	codemode run --catalog FILE [--config FILE] [--agent ID]
 //	             [--language javascript|typescript] [--restart-safe] FILE|-
+//	codemode serve-driver
 //
 // tools prints the model-visible tools of one agent run (name, description
 // and parameters JSON schema of each, as the provider receives them) as a
 // JSON array. run calls exec with the program read from FILE (or stdin for
 // -), then calls wait with the run id for as long as the result is waiting,
 // and prints every result payload (SPEC.md chapter 7) as one compact JSON
-// line.
+// line. serve-driver speaks the conformance driver protocol
+// (conformance/driver/PROTOCOL.md) on stdin and stdout, for the
+// conformance suite.
 //
 // The catalog file has the format of fixtures/catalogs/README.md; its tools
 // answer as their scripted behaviours say. The config file is an
@@ -61,11 +64,15 @@ const runUsage = `codemode run --catalog FILE [--config FILE] [--agent ID]
 const usage = `Usage:
   ` + toolsUsage + `
   ` + runUsage + `
+  ` + serveDriverUsage + `
 
 Commands:
   tools  print the model-visible tools (name, description, parameters) as JSON
   run    exec the program in FILE (- reads stdin), then wait while the result
          is waiting; print every result payload as one compact JSON line
+  serve-driver
+         speak the conformance driver protocol on stdin and stdout
+         (conformance/driver/PROTOCOL.md)
 
 Flags:
   --catalog FILE   tool catalog, as in fixtures/catalogs/README.md (required)
@@ -98,6 +105,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return toolsCommand(ctx, args[1:], stdout, stderr)
 	case "run":
 		return runCommand(ctx, args[1:], stdin, stdout, stderr)
+	case "serve-driver":
+		return serveDriverCommand(ctx, args[1:], stdin, stdout, stderr)
 	default:
 		fmt.Fprintf(stderr, "codemode: unknown command %q\n\n%s", args[0], usage)
 		return exitError

@@ -10,6 +10,7 @@ import (
 
 	"github.com/codemodekit/kit/fakes/faketools"
 	codemode "github.com/codemodekit/kit/reference"
+	"github.com/codemodekit/kit/reference/codemodetest/harness"
 )
 
 // defaultConfig enables code mode with every default.
@@ -82,7 +83,7 @@ func (s setup) start(ctx context.Context, log io.Writer) (*session, error) {
 	tools := make([]codemode.Tool, len(s.specs))
 	var held []string
 	for i, spec := range s.specs {
-		tools[i] = toolOf(spec, host)
+		tools[i] = harness.Tool(i, spec, harness.LocalHost{Host: host})
 		if spec.Behavior != nil && spec.Behavior.Hold {
 			held = append(held, spec.Name)
 		}
@@ -112,47 +113,4 @@ func (s *session) release() {
 func (s *session) Close() {
 	s.turn.End()
 	s.rt.Close()
-}
-
-// toolOf adapts a catalog spec to a codemode.Tool whose calls host answers
-// as the spec's behaviour says.
-func toolOf(s faketools.Spec, host *faketools.Host) codemode.Tool {
-	tool := codemode.Tool{
-		Name:             s.Name,
-		Label:            s.Label,
-		Description:      s.Description,
-		Source:           sourceOf(s.Source),
-		Owner:            s.Owner,
-		Bundled:          s.Bundled,
-		Parameters:       s.Schema(),
-		OutputSchema:     s.OutputSchema,
-		DirectOnly:       s.DirectOnly,
-		ReplaySafe:       s.ReplaySafe,
-		RequiresApproval: s.RequiresApproval,
-	}
-	tool.Execute = func(ctx context.Context, c codemode.ToolCall) (codemode.ToolResult, error) {
-		res, err := host.Invoke(ctx, s, c.Input)
-		if err != nil {
-			return codemode.ToolResult{}, err
-		}
-		out := codemode.ToolResult{Details: res.Details}
-		for _, b := range res.Content {
-			out.Content = append(out.Content, codemode.ContentBlock{Type: b.Type, Text: b.Text})
-		}
-		return out, nil
-	}
-	return tool
-}
-
-func sourceOf(s string) codemode.Source {
-	switch s {
-	case "plugin":
-		return codemode.SourcePlugin
-	case "client":
-		return codemode.SourceClient
-	case "mcp":
-		return codemode.SourceMCP
-	default:
-		return codemode.SourceCore
-	}
 }

@@ -6,6 +6,17 @@
 //	conform [--target reference] [--tags EXPR] [--profile core,mcp]
 //	        [--format pretty|cucumber|junit] [--report DIR] [--list]
 //	        [--seed N] [--concurrency N] [--path FILE[:LINE]] [--update-baseline]
+//	conform --driver 'COMMAND [ARG...]' [--target NAME] [flags as above]
+//
+// --driver runs the suite against any implementation that speaks the
+// driver protocol (conformance/driver/PROTOCOL.md) on its stdin and
+// stdout, one process per scenario: COMMAND is split into words like a
+// shell does (quotes and backslashes, no expansion). The target's name,
+// and so its baseline, is the implementation's name from the handshake
+// unless --target names another; its claimed profiles are those of the
+// handshake. --target driver is the same as leaving --target unset. The
+// suite configures the real MCP server fixtures (fixtures/mcp) in the
+// implementation's config, as it does the fake ones.
 //
 // It prints one line per scenario while it runs and ends with the line
 // "conformance: N passed, M failed, K expected-fail". The exit status is 1
@@ -15,6 +26,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -24,6 +36,7 @@ import (
 	"strings"
 
 	"github.com/codemodekit/kit/conformance"
+	"github.com/codemodekit/kit/conformance/driver"
 	"github.com/codemodekit/kit/reference/codemodetest"
 	"github.com/codemodekit/kit/tools/internal/report"
 )
@@ -56,18 +69,37 @@ func run(args []string, stdout, stderr io.Writer) int {
 	updateBaseline := fs.Bool("update-baseline", false, "rewrite conformance/baselines/<target>.txt from this run's failures, for review")
 	var paths multiFlag
 	fs.Var(&paths, "path", "feature file or file:line to run (repeatable); default every feature")
+	driverCmd := fs.String("driver", "", "command of an implementation speaking conformance/driver/PROTOCOL.md, e.g. \"codemode serve-driver\"")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	if *list {
 		return listScenarios(stdout, stderr)
 	}
-	info, ok := targets[*target]
-	mk := info.make
-	if !ok {
-		fmt.Fprintf(stderr, "conform: unknown target %q (known: %s)\n", *target, strings.Join(targetNames(), ", "))
-		return 2
+	targetSet := false
+	fs.Visit(func(f *flag.Flag) { targetSet = targetSet || f.Name == "target" })
+	var info targetInfo
+	if *driverCmd != "" || *target == driverTarget {
+		name := ""
+		if targetSet && *target != driverTarget {
+			name = *target
+		}
+		var err error
+		info, name, err = driverInfo(*driverCmd, name)
+		if err != nil {
+			fmt.Fprintf(stderr, "conform: %v\n", err)
+			return 2
+		}
+		*target = name
+	} else {
+		var ok bool
+		info, ok = targets[*target]
+		if !ok {
+			fmt.Fprintf(stderr, "conform: unknown target %q (known: %s)\n", *target, strings.Join(targetNames(), ", "))
+			return 2
+		}
 	}
+	mk := info.make
 	var progress io.Writer
 	switch *format {
 	case "pretty":
@@ -188,11 +220,96 @@ func findUp(rel string) (string, error) {
 }
 
 func targetNames() []string {
-	names := make([]string, 0, len(targets))
+	names := make([]string, 0, len(targets)+1)
 	for n := range targets {
 		names = append(names, n)
 	}
-	return names
+	return append(names, driverTarget+" (with --driver)")
+}
+
+// driverTarget is the --target value that stands for --driver's
+// implementation.
+const driverTarget = "driver"
+
+// driverInfo makes the target of the implementation command cmd: it runs
+// the handshake once and returns the target with its claimed profiles,
+// and its name (name, else the implementation's own).
+func driverInfo(cmd, name string) (targetInfo, string, error) {
+	if cmd == "" {
+		return targetInfo{}, "", errors.New("--target driver needs --driver 'COMMAND [ARG...]'")
+	}
+	argv, err := splitCommand(cmd)
+	if err != nil {
+		return targetInfo{}, "", fmt.Errorf("--driver: %w", err)
+	}
+	if len(argv) == 0 {
+		return targetInfo{}, "", errors.New("--driver: empty command")
+	}
+	// The suite runs real MCP server fixtures as it does in process, so
+	// any implementation gets them configured.
+	d := driver.New(argv, driver.WithMCPFixtures(codemodetest.RealMCPFixtures))
+	hello, err := d.Hello(context.Background())
+	if err != nil {
+		return targetInfo{}, "", err
+	}
+	if name == "" {
+		name = hello.Implementation.Name
+	}
+	return targetInfo{make: d.MakeTarget, claimed: hello.Profiles}, name, nil
+}
+
+// splitCommand splits s into words as a POSIX shell does, without any
+// expansion: white space separates words, single quotes keep everything,
+// double quotes keep everything but \" and \\, and a backslash outside
+// quotes keeps the next character.
+func splitCommand(s string) ([]string, error) {
+	var words []string
+	var word strings.Builder
+	inWord := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n':
+			if inWord {
+				words = append(words, word.String())
+				word.Reset()
+				inWord = false
+			}
+		case c == '\'':
+			j := strings.IndexByte(s[i+1:], '\'')
+			if j < 0 {
+				return nil, errors.New("unterminated single quote")
+			}
+			word.WriteString(s[i+1 : i+1+j])
+			i += j + 1
+			inWord = true
+		case c == '"':
+			i++
+			for ; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' && i+1 < len(s) && (s[i+1] == '"' || s[i+1] == '\\') {
+					i++
+				}
+				word.WriteByte(s[i])
+			}
+			if i >= len(s) {
+				return nil, errors.New("unterminated double quote")
+			}
+			inWord = true
+		case c == '\\':
+			if i+1 < len(s) {
+				i++
+				word.WriteByte(s[i])
+			}
+			inWord = true
+		default:
+			word.WriteByte(c)
+			inWord = true
+		}
+	}
+	if inWord {
+		words = append(words, word.String())
+	}
+	return words, nil
 }
 
 func listScenarios(stdout, stderr io.Writer) int {

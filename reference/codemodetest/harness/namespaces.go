@@ -1,4 +1,4 @@
-package codemodetest
+package harness
 
 import (
 	"encoding/json"
@@ -6,7 +6,7 @@ import (
 	"math/big"
 	"strings"
 
-	"github.com/codemodekit/kit/conformance"
+	"github.com/codemodekit/kit/conformance/driver/protocol"
 	codemode "github.com/codemodekit/kit/reference"
 )
 
@@ -14,10 +14,10 @@ import (
 // registrations (fixtures/namespaces/README.md), then applies rollbacks. It
 // returns each registration's error, index by index: a refused
 // registration is an observation, not a failure of the target.
-func registry(s *conformance.Setup) (*codemode.NamespaceRegistry, []error, error) {
+func registry(namespaces []protocol.Namespace, rolledBack []string) (*codemode.NamespaceRegistry, []error, error) {
 	reg := codemode.NewNamespaceRegistry()
-	errs := make([]error, len(s.Namespaces))
-	for i, ns := range s.Namespaces {
+	errs := make([]error, len(namespaces))
+	for i, ns := range namespaces {
 		var r struct {
 			ID                string          `json:"id"`
 			GlobalName        string          `json:"globalName"`
@@ -41,7 +41,7 @@ func registry(s *conformance.Setup) (*codemode.NamespaceRegistry, []error, error
 		}
 		errs[i] = reg.Register(ns.PluginID, nr)
 	}
-	for _, p := range s.RolledBack {
+	for _, p := range rolledBack {
 		reg.ClearPlugin(p)
 	}
 	return reg, errs, nil

@@ -1,0 +1,106 @@
+package driver
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sync"
+
+	"github.com/codemodekit/kit/conformance"
+	"github.com/codemodekit/kit/conformance/driver/protocol"
+	"github.com/codemodekit/kit/fakes/fakemcp"
+)
+
+// FakeMCP holds the fake MCP servers of a setup: one fakemcp server on
+// 127.0.0.1 for every MCPServer without a Fixture, run by the setup's
+// host. The suite starts them for a driven implementation; an in-process
+// target may use it too. The zero value is ready to use and safe for
+// concurrent use.
+type FakeMCP struct {
+	mu      sync.Mutex
+	servers map[string]*fakemcp.Server
+	order   []string
+}
+
+// Start starts a server for every fake MCP server of s not started yet,
+// so it may be called again after the setup grew.
+func (m *FakeMCP) Start(s *conformance.Setup) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.servers == nil {
+		m.servers = map[string]*fakemcp.Server{}
+	}
+	for _, srv := range s.MCPServers {
+		if srv.Fixture != "" || m.servers[srv.Name] != nil {
+			continue
+		}
+		fs, err := fakemcp.Start(srv.Name, srv.Tools, srv.Resources, srv.Prompts, s.Host)
+		if err != nil {
+			return fmt.Errorf("start fake MCP server %q: %w", srv.Name, err)
+		}
+		m.servers[srv.Name] = fs
+		m.order = append(m.order, srv.Name)
+	}
+	return nil
+}
+
+// Entries returns the mcp.servers entry of every started server: its url.
+func (m *FakeMCP) Entries() map[string]map[string]any {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make(map[string]map[string]any, len(m.servers))
+	for name, s := range m.servers {
+		out[name] = map[string]any{"url": s.URL()}
+	}
+	return out
+}
+
+// Close stops every server.
+func (m *FakeMCP) Close() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, name := range m.order {
+		m.servers[name].Close()
+	}
+	m.servers, m.order = nil, nil
+}
+
+// MergeMCPServers returns config with mcp.servers.<name> set for every
+// entry: the entry's members, then every member the config already has
+// for that server on top, so that what a scenario configures for a server
+// (timeoutMs, headers) always wins. Without entries, config is returned
+// unchanged.
+func MergeMCPServers(config json.RawMessage, entries map[string]map[string]any) (json.RawMessage, error) {
+	if len(entries) == 0 {
+		return config, nil
+	}
+	var cfg map[string]any
+	dec := json.NewDecoder(bytes.NewReader(config))
+	dec.UseNumber() // numbers keep their text
+	if err := dec.Decode(&cfg); err != nil || cfg == nil {
+		cfg = map[string]any{}
+	}
+	mcp, _ := cfg["mcp"].(map[string]any)
+	if mcp == nil {
+		mcp = map[string]any{}
+		cfg["mcp"] = mcp
+	}
+	servers, _ := mcp["servers"].(map[string]any)
+	if servers == nil {
+		servers = map[string]any{}
+		mcp["servers"] = servers
+	}
+	for name, entry := range entries {
+		merged := make(map[string]any, len(entry))
+		for k, v := range entry {
+			merged[k] = v
+		}
+		if prev, ok := servers[name].(map[string]any); ok {
+			for k, v := range prev {
+				merged[k] = v
+			}
+		}
+		servers[name] = merged
+	}
+	return protocol.Marshal(cfg)
+}

@@ -1,0 +1,37 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/codemodekit/kit/reference/codemodetest/harness"
+)
+
+const serveDriverUsage = `codemode serve-driver`
+
+// serveDriverCommand serves the reference over the conformance driver
+// protocol (conformance/driver/PROTOCOL.md) on stdin and stdout, one
+// scenario per process, so that the suite can test it as it tests an
+// implementation in any language. Diagnostics go to stderr, which the
+// suite attaches to failures.
+func serveDriverCommand(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlagSet("serve-driver")
+	pos, err := parseArgs(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	}
+	if err != nil {
+		return fail(stderr, "serve-driver", serveDriverUsage, err)
+	}
+	if len(pos) > 0 {
+		return fail(stderr, "serve-driver", serveDriverUsage, usagef("unexpected argument %q", pos[0]))
+	}
+	if err := harness.ServeDriver(ctx, stdin, stdout); err != nil {
+		return fail(stderr, "serve-driver", serveDriverUsage, err)
+	}
+	return exitOK
+}
