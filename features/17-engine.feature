@@ -74,7 +74,7 @@ Feature: QuickJS-WASI runtime engine
   Scenario: The memory limit is re-applied to a restored VM that keeps a closure across wait
     Given code mode is configured as:
       """json
-      {"enabled": true, "memoryLimitBytes": 16777216, "timeoutMs": 3000}
+      {"enabled": true, "memoryLimitBytes": 16777216, "timeoutMs": 30000}
       """
     When a turn starts
     And the model calls exec with:

@@ -398,7 +398,7 @@ Feature: Limits and the sandbox security boundary
   Scenario Outline: A memory bomb (<bomb>) ends the run and the VM is discarded
     Given code mode is configured as:
       """json
-      {"enabled": true, "memoryLimitBytes": 8388608, "timeoutMs": 3000}
+      {"enabled": true, "memoryLimitBytes": 8388608, "timeoutMs": 30000}
       """
     When a turn starts
     And the model calls exec with:
@@ -505,7 +505,7 @@ Feature: Limits and the sandbox security boundary
   Scenario: Growing the heap before yield_control exceeds the snapshot limit and stores nothing
     Given code mode is configured as:
       """json
-      {"enabled": true, "maxSnapshotBytes": 65536, "timeoutMs": 3000}
+      {"enabled": true, "maxSnapshotBytes": 65536, "timeoutMs": 30000}
       """
     When a turn starts
     And the model calls exec with:
@@ -856,7 +856,7 @@ Feature: Limits and the sandbox security boundary
       """
     And code mode is configured as:
       """json
-      {"enabled": true, "memoryLimitBytes": 268435456, "timeoutMs": 3000}
+      {"enabled": true, "memoryLimitBytes": 268435456, "timeoutMs": 30000}
       """
     When a turn starts
     And the model calls exec with:
