@@ -1,7 +1,10 @@
 # Code Mode Kit. The two entry points:
 #   make conformance   the main job: the conformance suite against the embedded reference
-#   make test          every module's tests with -race, then the conformance suite
-# Both install what they need (the pinned quickjs-wasi wasm through npm's lockfile).
+#   make test          the docs check, every module's tests with -race (the container
+#                      tier under a Docker engine scripts/with-docker.sh provides),
+#                      then the conformance suite
+# Both install what they need: the pinned quickjs-wasi wasm and the real MCP
+# servers through npm lockfiles, the go-sdk example server at a pinned version.
 
 GO      ?= go
 MODULES := features fixtures fakes conformance reference tools
@@ -44,7 +47,7 @@ conformance: deps
 # real MCP servers (reference/codemodetest/containers_test.go):
 # scripts/with-docker.sh reuses an engine that answers or starts a private
 # one (installing docker.io as root), and stops what it started.
-test: deps vet fmt-check
+test: deps vet fmt-check check-docs
 	scripts/with-docker.sh scripts/test.sh $(MODULES)
 	$(MAKE) conformance
 
