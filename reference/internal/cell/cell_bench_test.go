@@ -16,6 +16,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -57,14 +58,14 @@ func newBenchHost(b *testing.B) *benchHost {
 
 var errBenchUnsupported = errors.New("not supported by the benchmark host")
 
-func (h *benchHost) Catalog() *catalog.Catalog                { return h.cat }
-func (h *benchHost) Settings() config.Settings                { return h.s }
-func (h *benchHost) GuestConfig(string) ([]byte, error)       { return h.gc, nil }
-func (h *benchHost) Telemetry() Telemetry                     { return Telemetry{} }
-func (h *benchHost) Count(string)                             {}
-func (h *benchHost) ReplaySafe(catalog.Entry) bool            { return false }
-func (h *benchHost) Note(string, string)                      {}
-func (h *benchHost) Aborted() bool                            { return false }
+func (h *benchHost) Catalog() *catalog.Catalog          { return h.cat }
+func (h *benchHost) Settings() config.Settings          { return h.s }
+func (h *benchHost) GuestConfig(string) ([]byte, error) { return h.gc, nil }
+func (h *benchHost) Telemetry() Telemetry               { return Telemetry{} }
+func (h *benchHost) Count(string)                       {}
+func (h *benchHost) ReplaySafe(catalog.Entry) bool      { return false }
+func (h *benchHost) Note(string, string)                {}
+func (h *benchHost) Aborted() bool                      { return false }
 func (h *benchHost) WaitAgent(context.Context, json.RawMessage) (json.RawMessage, error) {
 	return nil, errBenchUnsupported
 }
@@ -92,13 +93,14 @@ func newBenchRunner(b *testing.B) *Runner {
 	return rn
 }
 
-// waitPoolFull blocks until the runner's pool holds poolSize ready VMs and
-// no refill is running, so the next exec takes a warm VM and no background
-// VM creation competes with it.
+// waitPoolFull blocks until the runner's pool holds a ready VM and no refill
+// is running, so the next exec takes a warm VM and no background VM creation
+// competes with it. (refill adds one VM per call, so after a hit the pool
+// settles at one ready VM, not poolSize.)
 func waitPoolFull(rn *Runner) {
 	for {
 		rn.pool.mu.Lock()
-		full := rn.pool.filling == 0 && len(rn.pool.ready) == poolSize
+		full := rn.pool.filling == 0 && len(rn.pool.ready) > 0
 		rn.pool.mu.Unlock()
 		if full {
 			return
@@ -145,11 +147,15 @@ var execCases = []struct {
 
 // BenchmarkExec measures Runner.Exec end to end (parse, prepare, pool, bind,
 // configure, run, drive, complete, close). "warm": before each exec the
-// timer stops until the pool is full and idle. "sustained": back to back,
-// so the pool's background refills compete with the execs.
+// timer stops until the pool is full and idle; the exec's own pool.get
+// starts a refill that runs beside it. "isolated": the pool's refill is
+// switched off and, timer stopped, one fresh pooled VM is handed to the
+// pool before each exec, so nothing runs beside the exec (what starting the
+// refill after the leg would give). "sustained": back to back, so refills
+// compete with the execs.
 func BenchmarkExec(b *testing.B) {
 	for _, tc := range execCases {
-		for _, mode := range []string{"warm", "sustained"} {
+		for _, mode := range []string{"warm", "isolated", "sustained"} {
 			if mode == "sustained" && tc.name != "trivial" {
 				continue
 			}
@@ -158,13 +164,29 @@ func BenchmarkExec(b *testing.B) {
 				host := newBenchHost(b)
 				args := execArgs(tc.code, tc.lang)
 				ctx := context.Background()
+				if mode == "isolated" {
+					rn.pool.mu.Lock()
+					rn.pool.closed = true // refill becomes a no-op
+					rn.pool.mu.Unlock()
+				}
 				b.ReportAllocs()
 				b.ResetTimer()
+				m := newCPUMeter(b)
+				defer m.report()
 				for i := 0; i < b.N; i++ {
-					if mode == "warm" {
-						b.StopTimer()
+					switch mode {
+					case "warm":
+						m.stop()
 						waitPoolFull(rn)
-						b.StartTimer()
+						m.start()
+					case "isolated":
+						m.stop()
+						pv, err := rn.pool.fresh()
+						if err != nil {
+							b.Fatal(err)
+						}
+						rn.pool.ready <- pv
+						m.start()
 					}
 					res := rn.Exec(ctx, host, benchScope, "call_"+strconv.Itoa(i), args)
 					if res.Status != "completed" || string(res.Value) != tc.want {
@@ -191,6 +213,8 @@ func BenchmarkPoolFresh(b *testing.B) {
 		}
 	}()
 	b.ReportAllocs()
+	m := newCPUMeter(b)
+	defer m.report()
 	for i := 0; i < b.N; i++ {
 		pv, err := p.fresh()
 		if err != nil {
@@ -198,12 +222,12 @@ func BenchmarkPoolFresh(b *testing.B) {
 		}
 		vms = append(vms, pv.vm)
 		if len(vms) == cap(vms) {
-			b.StopTimer()
+			m.stop()
 			for _, vm := range vms {
 				vm.Close()
 			}
 			vms = vms[:0]
-			b.StartTimer()
+			m.start()
 		}
 	}
 }
@@ -239,14 +263,16 @@ func BenchmarkSuspendResume(b *testing.B) {
 			var raw, z int
 			b.ReportAllocs()
 			b.ResetTimer()
+			m := newCPUMeter(b)
+			defer m.report()
 			for i := 0; i < b.N; i++ {
-				b.StopTimer()
+				m.stop()
 				waitPoolFull(rn)
 				if part != "resume" {
-					b.StartTimer()
+					m.start()
 				}
 				id := suspendOne(b, rn, host, "call_"+strconv.Itoa(i), args)
-				b.StopTimer()
+				m.stop()
 				rn.store.mu.Lock()
 				r := rn.store.runs[id]
 				raw, z = r.rawSize, len(r.snapshot)
@@ -255,10 +281,10 @@ func BenchmarkSuspendResume(b *testing.B) {
 					waitPoolFull(rn)
 				}
 				if part != "suspend" {
-					b.StartTimer()
+					m.start()
 				}
 				resumeOne(b, rn, host, id)
-				b.StopTimer()
+				m.stop()
 			}
 			b.ReportMetric(float64(raw), "raw-B")
 			b.ReportMetric(float64(z), "zstd-B")
@@ -304,6 +330,8 @@ const r = await yield_control("pause"); return r.status`},
 			var delta []byte
 			blocks := 0
 			b.ResetTimer()
+			m := newCPUMeter(b)
+			defer m.report()
 			for i := 0; i < b.N; i++ {
 				delta, blocks = delta[:0], 0
 				for off := 0; off < len(s.Memory); off += block {
@@ -315,11 +343,19 @@ const r = await yield_control("pause"); return r.status`},
 					delta = append(delta, cur...)
 				}
 			}
-			b.StopTimer()
+			m.stop()
 			zd, err := engine.Compress(delta)
 			if err != nil {
 				b.Fatal(err)
 			}
+			zero := 0
+			var zeros [block]byte
+			for off := 0; off+block <= len(s.Memory); off += block {
+				if bytes.Equal(s.Memory[off:off+block], zeros[:]) {
+					zero += block
+				}
+			}
+			b.ReportMetric(float64(zero), "zero-B")
 			b.ReportMetric(float64(len(s.Memory)), "mem-B")
 			b.ReportMetric(float64(blocks*block), "dirty-B")
 			b.ReportMetric(float64(len(r.snapshot)), "zstd-B")
@@ -347,25 +383,28 @@ func heapBytes() uint64 {
 }
 
 // BenchmarkSuspended64 suspends MaxSuspendedRuns (64) runs at once and
-// reports the Go heap and RSS they hold per run, and their compressed
-// snapshot bytes per run. ns/op is the time to suspend all 64.
+// reports the Go heap (after GC) and RSS (after returning free memory to
+// the OS) they hold per run, and their compressed snapshot bytes per run.
+// ns/op is the time to suspend all 64.
 func BenchmarkSuspended64(b *testing.B) {
 	rn := newBenchRunner(b)
 	host := newBenchHost(b)
 	args := execArgs(yieldSource, "")
 	var heap, rss, z float64
+	m := newCPUMeter(b)
+	defer m.report()
 	for i := 0; i < b.N; i++ {
-		b.StopTimer()
+		m.stop()
 		waitPoolFull(rn)
 		debug.FreeOSMemory()
 		h0, r0 := heapBytes(), rssBytes(b)
-		b.StartTimer()
+		m.start()
 		for j := 0; j < MaxSuspendedRuns; j++ {
 			suspendOne(b, rn, host, "call_"+strconv.Itoa(j), args)
 		}
-		b.StopTimer()
-		waitPoolFull(rn) // the pool's own VMs are in both baselines
-		runtime.GC()
+		m.stop()
+		waitPoolFull(rn) // the pool's own VM is in both readings
+		debug.FreeOSMemory()
 		h1, r1 := heapBytes(), rssBytes(b)
 		heap += float64(int64(h1 - h0))
 		rss += float64(int64(r1 - r0))
@@ -378,10 +417,53 @@ func BenchmarkSuspended64(b *testing.B) {
 		}
 		rn.store.mu.Unlock()
 		rn.Drop(benchScope.AgentRunID)
-		b.StartTimer()
+		m.start()
 	}
 	n := float64(b.N * MaxSuspendedRuns)
 	b.ReportMetric(heap/n, "heap-B/run")
 	b.ReportMetric(rss/n, "rss-B/run")
 	b.ReportMetric(z/n, "zstd-B/run")
+}
+
+// procCPU is this process's CPU time, user plus system, over all threads.
+func procCPU() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// cpuMeter reports the process CPU time spent while the benchmark timer
+// runs, as cpu-ns/op. The machine is shared and noisy: wall time includes
+// waiting for a core, CPU time mostly does not. It counts every thread, so
+// background work (GC, pool refills) that overlaps the timed part is in it.
+type cpuMeter struct {
+	b       *testing.B
+	total   time.Duration
+	t0      time.Duration
+	running bool
+}
+
+// newCPUMeter starts metering; the benchmark timer must be running.
+func newCPUMeter(b *testing.B) *cpuMeter { return &cpuMeter{b: b, t0: procCPU(), running: true} }
+
+func (m *cpuMeter) stop() {
+	if m.running {
+		m.total += procCPU() - m.t0
+		m.running = false
+	}
+	m.b.StopTimer()
+}
+
+func (m *cpuMeter) start() {
+	m.b.StartTimer()
+	m.running = true
+	m.t0 = procCPU()
+}
+
+func (m *cpuMeter) report() {
+	if m.running {
+		m.total += procCPU() - m.t0
+		m.running = false
+	}
+	m.b.ReportMetric(float64(m.total.Nanoseconds())/float64(m.b.N), "cpu-ns/op")
 }
