@@ -340,6 +340,11 @@ func (rn *Runner) supervise(ctx context.Context, r *run, deadline time.Time, fre
 			// The watchdog answered already: nothing of this leg survives.
 			rn.store.remove(r)
 		}
+		if fresh && rn.pool != nil {
+			// The leg took a pooled VM: replace it now that the cell has
+			// its answer, not while it ran (BENCHMARKS.md, P1).
+			rn.pool.refill()
+		}
 	}()
 	watchdog := time.NewTimer(time.Until(deadline) + WatchdogGrace)
 	defer watchdog.Stop()

@@ -95,12 +95,11 @@ func newBenchRunner(b *testing.B) *Runner {
 
 // waitPoolFull blocks until the runner's pool holds a ready VM and no refill
 // is running, so the next exec takes a warm VM and no background VM creation
-// competes with it. (refill adds one VM per call, so after a hit the pool
-// settles at one ready VM, not poolSize.)
+// competes with it.
 func waitPoolFull(rn *Runner) {
 	for {
 		rn.pool.mu.Lock()
-		full := rn.pool.filling == 0 && len(rn.pool.ready) > 0
+		full := !rn.pool.filling && len(rn.pool.ready) > 0
 		rn.pool.mu.Unlock()
 		if full {
 			return
@@ -165,9 +164,10 @@ func BenchmarkExec(b *testing.B) {
 				args := execArgs(tc.code, tc.lang)
 				ctx := context.Background()
 				if mode == "isolated" {
-					rn.pool.mu.Lock()
-					rn.pool.closed = true // refill becomes a no-op
-					rn.pool.mu.Unlock()
+					// No refill at all: each iteration puts exactly one
+					// fresh VM in the empty pool, with the timer stopped.
+					waitPoolFull(rn)
+					rn.pool.close()
 				}
 				b.ReportAllocs()
 				b.ResetTimer()

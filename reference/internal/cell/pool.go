@@ -28,7 +28,7 @@ type pool struct {
 	ready chan pooled
 
 	mu      sync.Mutex
-	filling int
+	filling bool // a refill goroutine is at work
 	closed  bool
 }
 
@@ -60,9 +60,11 @@ func (p *pool) fresh() (pooled, error) {
 	return pooled{vm: vm, ctl: ctl}, nil
 }
 
-// get takes a ready VM or makes one, and starts making its replacement.
+// get takes a ready VM or makes one. It does not start the replacement: on
+// a small machine building a VM alongside the cell that just took one
+// doubles the cell's latency (BENCHMARKS.md, P1), so the runner refills
+// the pool once the cell's leg has ended.
 func (p *pool) get() (pooled, error) {
-	defer p.refill()
 	select {
 	case pv := <-p.ready:
 		return pv, nil
@@ -71,31 +73,44 @@ func (p *pool) get() (pooled, error) {
 	}
 }
 
+// refill fills the pool up to poolSize in the background, one VM after the
+// other, unless a filler is already at work.
 func (p *pool) refill() {
 	p.mu.Lock()
-	if p.closed || p.filling+len(p.ready) >= poolSize {
+	if p.closed || p.filling {
 		p.mu.Unlock()
 		return
 	}
-	p.filling++
+	p.filling = true
 	p.mu.Unlock()
 	go func() {
-		pv, err := p.fresh()
-		p.mu.Lock()
-		p.filling--
-		closed := p.closed
-		p.mu.Unlock()
-		if err != nil {
-			return
-		}
-		if closed {
-			pv.vm.Close()
-			return
-		}
-		select {
-		case p.ready <- pv:
-		default:
-			pv.vm.Close()
+		for {
+			p.mu.Lock()
+			if p.closed || len(p.ready) >= poolSize {
+				p.filling = false
+				p.mu.Unlock()
+				return
+			}
+			p.mu.Unlock()
+			pv, err := p.fresh()
+			if err != nil {
+				p.mu.Lock()
+				p.filling = false
+				p.mu.Unlock()
+				return
+			}
+			p.mu.Lock()
+			closed := p.closed
+			p.mu.Unlock()
+			if closed {
+				pv.vm.Close()
+				continue // the loop head sees closed and stops
+			}
+			select {
+			case p.ready <- pv:
+			default:
+				pv.vm.Close()
+			}
 		}
 	}()
 }

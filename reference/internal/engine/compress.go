@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"errors"
 	"sync"
 
@@ -32,7 +33,13 @@ func Compress(b []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return enc.EncodeAll(b, make([]byte, 0, len(b)/8)), nil
+	out := enc.EncodeAll(b, make([]byte, 0, len(b)/8))
+	if cap(out)-len(out) > len(out)/16 {
+		// The result is kept as long as its run is suspended: do not keep
+		// the encoder's spare capacity with it (BENCHMARKS.md, P6).
+		out = bytes.Clone(out)
+	}
+	return out, nil
 }
 
 // ErrTooLarge is returned when decompressed data would exceed the caller's bound.

@@ -176,6 +176,9 @@ func TestCompressRoundTrip(t *testing.T) {
 	if len(z)*4 > len(bin) {
 		t.Errorf("compressed %d -> %d bytes; want at least 4x smaller", len(bin), len(z))
 	}
+	if spare := cap(z) - len(z); spare > len(z)/16 {
+		t.Errorf("Compress keeps %d spare bytes with %d bytes of output", spare, len(z))
+	}
 	back, err := Decompress(z, len(bin))
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/experimental"
 )
 
 // DefaultStackBytes is the QuickJS stack limit used when Limits.StackBytes is
@@ -90,7 +91,7 @@ func (e *Engine) NewVM(ctx context.Context, limits Limits) (*VM, error) {
 func (e *Engine) instantiate(ctx context.Context) (*VM, error) {
 	vm := &VM{engine: e, hosts: map[string]HostFunc{}, rejections: map[uint32]string{}}
 	vm.ctx = context.WithValue(context.WithoutCancel(ctx), vmKey{}, vm)
-	mod, err := e.runtime.InstantiateModule(vm.ctx, e.compiled,
+	mod, err := e.runtime.InstantiateModule(experimental.WithMemoryAllocator(vm.ctx, linearMemory{}), e.compiled,
 		wazero.NewModuleConfig().WithName("").WithStartFunctions())
 	if err != nil {
 		return nil, &TrapError{Err: fmt.Errorf("instantiate: %w", err)}

@@ -1,0 +1,47 @@
+package engine
+
+import "github.com/tetratelabs/wazero/experimental"
+
+// initialMemoryCapacity is the capacity a VM's linear memory starts with.
+// quickjs-wasi grows from 18 to 22 pages while it initialises and loads the
+// controller, and a restore grows it to the snapshot's size in one step;
+// 2 MiB covers both for ordinary cells (BENCHMARKS.md, P2).
+const initialMemoryCapacity = 2 << 20
+
+// linearMemory allocates a VM's linear memory as a Go slice with spare
+// capacity. wazero's default memory has no spare capacity, so every
+// memory.grow reallocates and copies the whole memory; here growing within
+// the capacity copies nothing, and moving grows the capacity by a quarter,
+// so a guest that grows its heap step by step costs amortized linear time
+// while never holding more than a quarter of its size unused.
+type linearMemory struct{}
+
+func (linearMemory) Allocate(capBytes, maxBytes uint64) experimental.LinearMemory {
+	c := min(max(capBytes, initialMemoryCapacity), maxBytes)
+	return &sliceMemory{buf: make([]byte, 0, c), max: maxBytes}
+}
+
+// sliceMemory is one VM's linear memory.
+type sliceMemory struct {
+	buf []byte
+	max uint64
+}
+
+// Reallocate returns the memory grown to size bytes, or nil past the
+// maximum, as experimental.LinearMemory requires.
+func (m *sliceMemory) Reallocate(size uint64) []byte {
+	if size > m.max {
+		return nil
+	}
+	if size <= uint64(cap(m.buf)) {
+		m.buf = m.buf[:size]
+		return m.buf
+	}
+	grown := make([]byte, size, min(max(size, uint64(cap(m.buf))+uint64(cap(m.buf))/4), m.max))
+	copy(grown, m.buf)
+	m.buf = grown
+	return grown
+}
+
+// Free drops the memory for the garbage collector.
+func (m *sliceMemory) Free() { m.buf = nil }
