@@ -1,7 +1,6 @@
 package conformance
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"os"
@@ -38,30 +37,9 @@ func specClauses(t *testing.T) map[string]bool {
 // exclusions reads exclusions/*.txt: "CM-x.y :: reason" lines.
 func exclusions(t *testing.T) map[string]string {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join("exclusions", "*.txt"))
+	out, err := LoadExclusions()
 	if err != nil {
 		t.Fatal(err)
-	}
-	out := map[string]string{}
-	for _, f := range files {
-		fh, err := os.Open(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(fh)
-		for sc.Scan() {
-			line := strings.TrimSpace(sc.Text())
-			if line == "" || strings.HasPrefix(line, "#") {
-				continue
-			}
-			id, reason, ok := strings.Cut(line, "::")
-			if !ok || strings.TrimSpace(reason) == "" {
-				t.Errorf("%s: %q: want \"CM-x.y :: reason\"", f, line)
-				continue
-			}
-			out[strings.TrimSpace(id)] = strings.TrimSpace(reason)
-		}
-		fh.Close()
 	}
 	return out
 }
@@ -274,5 +252,13 @@ func TestRun_Selection(t *testing.T) {
 				t.Errorf("error (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+func TestLoadExclusions(t *testing.T) {
+	for id, reason := range exclusions(t) {
+		if !regexp.MustCompile(`^CM-\d+\.\d+$`).MatchString(id) || reason == "" {
+			t.Errorf("exclusion %q :: %q is malformed", id, reason)
+		}
 	}
 }

@@ -104,6 +104,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch *format {
 	case "pretty":
 		progress = stdout
+		if isTerminal(stdout) {
+			live := newLiveCounter(stdout)
+			defer live.Close()
+			progress = live
+		}
 	case "cucumber", "junit":
 		progress = stderr
 	default:

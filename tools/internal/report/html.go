@@ -19,7 +19,7 @@ var page = template.Must(template.New("report").Funcs(template.FuncMap{
 <style>
 body{font:14px/1.4 system-ui,sans-serif;margin:2rem;color:#1f2328}
 table{border-collapse:collapse;margin:1rem 0}td,th{border:1px solid #d0d7de;padding:.3rem .6rem;text-align:left;vertical-align:top}
-th{background:#f6f8fa}.passed{background:#dafbe1}.failed,.stalebaseline{background:#ffebe9}.expectedfail{background:#fff8c5}.notapplicable{background:#eaeef2}
+th{background:#f6f8fa}.passed{background:#dafbe1}.failed,.stalebaseline{background:#ffebe9}.expectedfail{background:#fff8c5}.notapplicable,.excluded{background:#eaeef2}
 code,pre{font:12px ui-monospace,monospace}pre{white-space:pre-wrap;margin:0}
 </style></head><body>
 <h1>Conformance: {{.Target}}</h1>
@@ -30,7 +30,7 @@ code,pre{font:12px ui-monospace,monospace}pre{white-space:pre-wrap;margin:0}
 {{end}}</table>
 <h2>Clauses</h2>
 <table><tr><th>clause</th><th>status</th><th>scenarios</th></tr>
-{{range .Clauses}}<tr><td>{{.ID}}</td><td class="{{class .Status}}">{{.Status}}</td><td>{{range .Scenarios}}<div class="{{class .Status}}">{{.Feature}}:{{.Line}} {{.Name}}</div>{{end}}</td></tr>
+{{range .Clauses}}<tr><td>{{.ID}}</td><td class="{{class .Status}}">{{.Status}}</td><td>{{range .Scenarios}}<div class="{{class .Status}}">{{.Feature}}:{{.Line}} {{.Name}}</div>{{end}}{{.Reason}}</td></tr>
 {{end}}</table>
 {{if .Problems}}<h2>Not passing</h2>
 <table><tr><th>scenario</th><th>status</th><th>step</th><th>reason or error</th></tr>
@@ -51,11 +51,17 @@ type clauseRow struct {
 	ID        string
 	Status    string
 	Scenarios []conformance.Result
+	Reason    string // why an excluded clause has no scenario
 }
 
+// statusExcluded marks a clause no scenario can check (its reason is in
+// conformance/exclusions).
+const statusExcluded = "excluded"
+
 // HTML writes a self-contained page: every profile and every clause with
-// its status, and each failure with its step and error.
-func HTML(w io.Writer, r *conformance.Report, claimed []string) error {
+// its status (excluded clauses with their reason), and each failure with
+// its step and error.
+func HTML(w io.Writer, r *conformance.Report, claimed []string, excluded map[string]string) error {
 	isClaimed := map[string]bool{}
 	for _, p := range claimed {
 		isClaimed[p] = true
@@ -82,12 +88,21 @@ func HTML(w io.Writer, r *conformance.Report, claimed []string) error {
 			data.Problems = append(data.Problems, res)
 		}
 	}
-	ids := make([]string, 0, len(byClause))
+	ids := make([]string, 0, len(byClause)+len(excluded))
 	for id := range byClause {
 		ids = append(ids, id)
 	}
+	for id := range excluded {
+		if _, ok := byClause[id]; !ok {
+			ids = append(ids, id)
+		}
+	}
 	sort.Slice(ids, func(i, j int) bool { return clauseLess(ids[i], ids[j]) })
 	for _, id := range ids {
+		if _, ok := byClause[id]; !ok {
+			data.Clauses = append(data.Clauses, clauseRow{ID: id, Status: statusExcluded, Reason: excluded[id]})
+			continue
+		}
 		row := clauseRow{ID: id, Status: conformance.StatusPassed, Scenarios: byClause[id]}
 		for _, s := range row.Scenarios {
 			if rank(s.Status) > rank(row.Status) {
@@ -161,7 +176,11 @@ func WriteAll(dir string, r *conformance.Report, claimed []string) error {
 		}
 		return fh.Close()
 	}
-	if err := write("report.html", func(w io.Writer) error { return HTML(w, r, claimed) }); err != nil {
+	excluded, err := conformance.LoadExclusions()
+	if err != nil {
+		return err
+	}
+	if err := write("report.html", func(w io.Writer) error { return HTML(w, r, claimed, excluded) }); err != nil {
 		return err
 	}
 	if err := write("cucumber.json", func(w io.Writer) error { return Cucumber(w, r) }); err != nil {
