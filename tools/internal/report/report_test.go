@@ -40,7 +40,9 @@ func TestFormats(t *testing.T) {
 		{"summary.md", func(b *bytes.Buffer) error { return Summary(b, sample()) }},
 		{"junit.xml", func(b *bytes.Buffer) error { return JUnit(b, sample()) }},
 		{"cucumber.json", func(b *bytes.Buffer) error { return Cucumber(b, sample()) }},
-		{"report.html", func(b *bytes.Buffer) error { return HTML(b, sample(), claimed, map[string]string{"CM-1.19": "meta requirement on this document", "CM-1.2": "covered, so not shown as excluded"}) }},
+		{"report.html", func(b *bytes.Buffer) error {
+			return HTML(b, sample(), claimed, map[string]string{"CM-1.19": "meta requirement on this document", "CM-1.2": "covered, so not shown as excluded"})
+		}},
 		{"badge-core.svg", func(b *bytes.Buffer) error { return Badge(b, "core", *ByProfile(sample())["core"], true) }},
 		{"badge-mcp.svg", func(b *bytes.Buffer) error { return Badge(b, "mcp", *ByProfile(sample())["mcp"], false) }},
 	}
