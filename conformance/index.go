@@ -21,6 +21,8 @@ type ScenarioInfo struct {
 	Line    int      `json:"line"`
 	Name    string   `json:"name"`
 	Tags    []string `json:"tags"`
+
+	outline int // the Scenario Outline's line for an example row, else 0
 }
 
 // FeatureIndex lists every scenario of a feature set.
@@ -28,6 +30,7 @@ type FeatureIndex struct {
 	Scenarios []ScenarioInfo
 	bySource  map[string]ScenarioInfo // uri + "\x00" + name
 	byName    map[string]int
+	rows      map[string]ScenarioInfo // "file:line" of an example row
 }
 
 // HasScenario reports whether a scenario has that name.
@@ -47,7 +50,7 @@ func (ix *FeatureIndex) Duplicates() []string {
 
 // Index parses every .feature file of fsys.
 func Index(fsys fs.FS) (*FeatureIndex, error) {
-	ix := &FeatureIndex{bySource: map[string]ScenarioInfo{}, byName: map[string]int{}}
+	ix := &FeatureIndex{bySource: map[string]ScenarioInfo{}, byName: map[string]int{}, rows: map[string]ScenarioInfo{}}
 	files, err := fs.Glob(fsys, "*.feature")
 	if err != nil {
 		return nil, err
@@ -70,6 +73,10 @@ func Index(fsys fs.FS) (*FeatureIndex, error) {
 			// The last AST node of a pickle is the example row, if any.
 			if len(p.AstNodeIds) > 0 {
 				info.Line = lines[p.AstNodeIds[len(p.AstNodeIds)-1]]
+			}
+			if len(p.AstNodeIds) > 1 {
+				info.outline = lines[p.AstNodeIds[0]]
+				ix.rows[fmt.Sprintf("%s:%d", path.Base(f), info.Line)] = info
 			}
 			for _, t := range p.Tags {
 				info.Tags = append(info.Tags, t.Name)

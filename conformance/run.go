@@ -119,14 +119,23 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if seed == 0 {
 		seed = rand.Int64N(1<<53) + 1
 	}
+	paths, rows, err := selectRows(index, fsys, opts.Paths)
+	if err != nil {
+		return nil, err
+	}
 	rep := &Report{Target: opts.Target, Seed: seed, Tags: opts.Tags}
 	var mu sync.Mutex
 	init := func(sc *godog.ScenarioContext) {
 		w := newWorld(opts.Make)
 		var started time.Time
 		var failedStep string
+		var skipped bool
 		sc.Before(func(ctx context.Context, s *godog.Scenario) (context.Context, error) {
 			started = time.Now()
+			if rows.skips(index, s.Uri, s.Name) {
+				skipped = true // another row of a selected Scenario Outline
+				return ctx, godog.ErrSkip
+			}
 			return ctx, nil
 		})
 		sc.StepContext().Before(func(ctx context.Context, st *godog.Step) (context.Context, error) {
@@ -148,8 +157,11 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		})
 		sc.After(func(ctx context.Context, s *godog.Scenario, err error) (context.Context, error) {
 			w.close()
+			if skipped {
+				return ctx, nil
+			}
 			res := Result{Name: s.Name, Status: StatusPassed, Duration: time.Since(started).Seconds()}
-			if info, ok := index.bySource[s.Uri+"\x00"+s.Name]; ok {
+			if info, ok := index.bySource[featureFile(s.Uri)+"\x00"+s.Name]; ok {
 				res.Feature, res.Line, res.Tags = info.Feature, info.Line, info.Tags
 			} else {
 				res.Feature = s.Uri
@@ -174,16 +186,6 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 			return ctx, nil
 		})
 		w.register(sc)
-	}
-	paths := opts.Paths
-	if len(paths) == 0 {
-		paths = []string{"."}
-	}
-	for _, p := range paths {
-		file, _, _ := strings.Cut(p, ":")
-		if _, err := fs.Stat(fsys, file); err != nil {
-			return nil, fmt.Errorf("conformance: path %q: no such feature file or directory", p)
-		}
 	}
 	concurrency := opts.Concurrency
 	if concurrency < 1 {

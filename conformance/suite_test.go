@@ -262,3 +262,48 @@ func TestLoadExclusions(t *testing.T) {
 		}
 	}
 }
+
+// TestRun_RowSelection: the "file:line" of an example row selects exactly
+// that row; the outline's own line selects every row.
+func TestRun_RowSelection(t *testing.T) {
+	fsys := fstest.MapFS{"a.feature": {Data: []byte(`Feature: a
+
+  @core
+  Scenario Outline: row <n>
+    Given the model calls exec with:
+      """js
+      return <n>;
+      """
+
+    Examples:
+      | n |
+      | 1 |
+      | 2 |
+      | 3 |
+`)}}
+	mk := func() (Target, error) { return nil, NotApplicable("no target in this test") }
+	tests := []struct {
+		paths []string
+		want  []string
+	}{
+		{[]string{"a.feature:13"}, []string{"row 2"}},
+		{[]string{"a.feature:12", "a.feature:14"}, []string{"row 1", "row 3"}},
+		{[]string{"a.feature:4"}, []string{"row 1", "row 2", "row 3"}},
+		{[]string{"a.feature:4", "a.feature:13"}, []string{"row 1", "row 2", "row 3"}},
+	}
+	for _, tc := range tests {
+		t.Run(strings.Join(tc.paths, ","), func(t *testing.T) {
+			rep, err := Run(context.Background(), Options{Target: "x", Make: mk, FS: fsys, Baseline: &Baseline{}, Paths: tc.paths})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, r := range rep.Results {
+				got = append(got, r.Name)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("scenarios run (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

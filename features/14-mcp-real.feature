@@ -200,3 +200,51 @@ Feature: Real MCP transports and their failure modes
         "stillRunning": 21
       }
       """
+
+  @real-mcp @CM-14.12 @CM-14.24 @CM-14.26 @CM-14.27 @CM-11.21 @CM-10.22 @checklist-9 @checklist-10 @checklist-11
+  Scenario Outline: The <fixture> server's declarations, $api header and namespace call work while tools.* never sees it
+    Given the real MCP server "<fixture>"
+    When a turn starts
+    And the model calls exec with:
+      """js
+      const files = (await API.list("mcp")).files.map((file) => file.path);
+      const declaration = await API.read("mcp/<server>.d.ts");
+      const header = await MCP.<server>.$api("<tool>", { schema: true });
+      const hits = await tools.search("<tool>");
+      const described = await tools.describe("mcp:<fixture>:<tool>").then(() => "described", (error) => error.message);
+      const result = await MCP.<server>.<method>(<input>);
+      return {
+        files,
+        declares: declaration.content.includes("function <method>("),
+        scope: header.scope,
+        catalogMcpEntries: ALL_TOOLS.filter((tool) => String(tool.id).startsWith("mcp:")).length,
+        searchMcpHits: JSON.stringify(hits).includes("mcp:"),
+        described,
+        isError: result.isError === true,
+        text: result.content[0].text.slice(0, <length>),
+      };
+      """
+    Then the result value is:
+      """json
+      {
+        "files": ["mcp/index.d.ts", "mcp/<server>.d.ts"],
+        "declares": true,
+        "scope": "tool",
+        "catalogMcpEntries": 0,
+        "searchMcpHits": false,
+        "described": "Unknown tool id: mcp:<fixture>:<tool>. Use tools.search to find a tool, tools.describe to inspect it, then tools.call with the exact id or name.",
+        "isError": false,
+        "text": "<text>"
+      }
+      """
+    And the telemetry includes:
+      """json
+      {"callCount": 1}
+      """
+
+    Examples:
+      | fixture     | server     | tool                     | method                 | input                      | length | text                 |
+      | everything  | everything | echo                     | echo                   | { message: "from a cell" } | 17     | Echo: from a cell    |
+      | memory      | memory     | read_graph               | readGraph              | {}                         | 1      | {                    |
+      | filesystem  | filesystem | list_allowed_directories | listAllowedDirectories | {}                         | 20     | Allowed directories: |
+      | gosdk-hello | gosdkHello | greet                    | greet                  | { name: "Ada" }            | 6      | Hi Ada               |
