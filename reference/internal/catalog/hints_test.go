@@ -3,10 +3,10 @@ package catalog
 import (
 	"encoding/json"
 	"fmt"
-	"math"
 	"strings"
 	"testing"
 
+	"github.com/codemodekit/kit/reference/internal/jsjson"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -421,7 +421,7 @@ func TestHints_quickIndexExample(t *testing.T) {
 		if !ok {
 			out = "?"
 		}
-		got = append(got, "- "+jsonQuote(tool.id)+" "+InputHint(json.RawMessage(tool.parameters))+" -> "+out)
+		got = append(got, "- "+jsjson.Quote(tool.id)+" "+InputHint(json.RawMessage(tool.parameters))+" -> "+out)
 	}
 	want := []string{
 		`- "openclaw:core:read" { path: string; limit?: number; offset?: number } -> { content: string; kind: "text" }`,
@@ -452,141 +452,6 @@ func TestBuild_hints(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Build() hints mismatch (-want +got):\n%s", diff)
-	}
-}
-
-func TestParseJSON(t *testing.T) {
-	tests := []struct {
-		name   string
-		text   string
-		want   string // the value re-rendered by render
-		wantOK bool
-	}{
-		{name: "member order", text: `{"b":1,"a":2,"c":{"z":true,"y":null}}`, want: `{"b":1,"a":2,"c":{"z":true,"y":null}}`, wantOK: true},
-		{name: "repeated key keeps first position and last value", text: `{"a":1,"b":2,"a":3}`, want: `{"a":3,"b":2}`, wantOK: true},
-		{name: "repeated key in a large object", text: `{"k0":0,"k1":1,"k2":2,"k3":3,"k4":4,"k5":5,"k6":6,"k7":7,"k8":8,"k9":9,"k10":10,"k11":11,"k12":12,"k13":13,"k14":14,"k15":15,"k16":16,"k17":17,"k3":33}`, want: `{"k0":0,"k1":1,"k2":2,"k3":33,"k4":4,"k5":5,"k6":6,"k7":7,"k8":8,"k9":9,"k10":10,"k11":11,"k12":12,"k13":13,"k14":14,"k15":15,"k16":16,"k17":17}`, wantOK: true},
-		{name: "escapes", text: `["\"\\\/\b\f\n\r\t\u0041\u00e9"]`, want: `["\"\\/\b\f\n\r\tAé"]`, wantOK: true},
-		{name: "surrogate pair", text: `["\ud83d\ude00"]`, want: `["😀"]`, wantOK: true},
-		{name: "lone surrogates", text: `["\ud800x\uDC00"]`, want: `["\ud800x\udc00"]`, wantOK: true},
-		{name: "numbers", text: `[0,-0,1.50,1e2,1E-7,-12.5e+1,123456789012345678901234]`, want: `[0,0,1.5,100,1e-7,-125,1.2345678901234569e+23]`, wantOK: true},
-		{name: "whitespace", text: " \t\r\n{ \"a\" : [ ] } \n", want: `{"a":[]}`, wantOK: true},
-		{name: "trailing text", text: `{} x`},
-		{name: "trailing comma", text: `[1,]`},
-		{name: "leading zero", text: `01`},
-		{name: "bare fraction", text: `1.`},
-		{name: "control character in string", text: "\"a\x01\""},
-		{name: "bad escape", text: `"\x"`},
-		{name: "single quotes", text: `{'a':1}`},
-		{name: "empty", text: ``},
-		{name: "unterminated", text: `{"a":[1,2`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			v, err := parseJSON([]byte(tt.text))
-			if (err == nil) != tt.wantOK {
-				t.Fatalf("parseJSON(%q) error = %v, want ok %t", tt.text, err, tt.wantOK)
-			}
-			if err != nil {
-				return
-			}
-			if got := render(&v); got != tt.want {
-				t.Errorf("parseJSON(%q) = %s, want %s", tt.text, got, tt.want)
-			}
-		})
-	}
-}
-
-// render returns the compact JSON text of v.
-func render(v *jsonValue) string {
-	switch v.kind {
-	case jsonArray:
-		parts := make([]string, len(v.arr))
-		for i := range v.arr {
-			parts[i] = render(&v.arr[i])
-		}
-		return "[" + strings.Join(parts, ",") + "]"
-	case jsonObject:
-		parts := make([]string, len(v.obj))
-		for i := range v.obj {
-			parts[i] = jsonQuote(v.obj[i].key) + ":" + render(&v.obj[i].val)
-		}
-		return "{" + strings.Join(parts, ",") + "}"
-	}
-	text, _ := primitiveLiteral(v)
-	return text
-}
-
-// point1 is a variable so that point1 + 0.2 is computed in float64, not as
-// an exact constant.
-var point1 = 0.1
-
-func TestFormatJSNumber(t *testing.T) {
-	tests := []struct {
-		in   float64
-		want string
-	}{
-		{0, "0"},
-		{math.Copysign(0, -1), "0"},
-		{1, "1"},
-		{-1.5, "-1.5"},
-		{100, "100"},
-		{0.1, "0.1"},
-		{0.000001, "0.000001"},
-		{0.0000001, "1e-7"},
-		{1.5e-7, "1.5e-7"},
-		{123456789012345680000, "123456789012345680000"},
-		{1e21, "1e+21"},
-		{1.5e300, "1.5e+300"},
-		{5e-324, "5e-324"},
-		{math.MaxFloat64, "1.7976931348623157e+308"},
-		{point1 + 0.2, "0.30000000000000004"},
-		{1 << 53, "9007199254740992"},
-		{999999999999999868928, "999999999999999900000"},
-	}
-	for _, tt := range tests {
-		if got := formatJSNumber(tt.in); got != tt.want {
-			t.Errorf("formatJSNumber(%v) = %q, want %q", tt.in, got, tt.want)
-		}
-	}
-}
-
-func TestJSONQuote(t *testing.T) {
-	tests := []struct {
-		in, want string
-	}{
-		{"", `""`},
-		{"plain", `"plain"`},
-		{`a"b\c`, `"a\"b\\c"`},
-		{"\b\f\n\r\t", `"\b\f\n\r\t"`},
-		{"\x00\x01\x1f\x7f", `"\u0000\u0001\u001f` + "\x7f" + `"`},
-		{"<&>\u2028é😀", `"<&>` + "\u2028" + `é😀"`},
-		{"\xed\xa0\x80", `"\ud800"`},
-	}
-	for _, tt := range tests {
-		if got := jsonQuote(tt.in); got != tt.want {
-			t.Errorf("jsonQuote(%q) = %s, want %s", tt.in, got, tt.want)
-		}
-	}
-}
-
-func TestUTF16Len(t *testing.T) {
-	tests := []struct {
-		in   string
-		want int
-	}{
-		{"", 0},
-		{"abc", 3},
-		{"é", 1},
-		{"東京", 2},
-		{"😀", 2},
-		{"a😀b", 4},
-		{"\xed\xa0\x80", 1},
-		{"\xff", 1},
-	}
-	for _, tt := range tests {
-		if got := utf16Len(tt.in); got != tt.want {
-			t.Errorf("utf16Len(%q) = %d, want %d", tt.in, got, tt.want)
-		}
 	}
 }
 

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/codemodekit/kit/reference/internal/jsjson"
 )
 
 // Search ranking (SPEC.md chapter 12) and unknown-id suggestions (SPEC.md
@@ -176,7 +178,7 @@ func jsLower(s string) string {
 		switch {
 		case r == utf8.RuneError && size == 1:
 			// A WTF-8 lone surrogate (or a stray byte) is kept as it is.
-			if _, ok := wtf8Surrogate(s[i:]); ok {
+			if _, ok := jsjson.LoneSurrogate(s[i:]); ok {
 				size = 3
 			}
 			b.WriteString(s[i : i+size])
@@ -264,7 +266,7 @@ var stemSuffixes = []string{"ies", "ing", "ed", "ly", "es", "er", "s", "e"}
 
 // strip is strip(t) of SPEC.md section 12.1.
 func strip(t string) string {
-	n := utf16Len(t)
+	n := jsjson.UTF16Len(t)
 	if n <= 3 || sWordSet[t] {
 		return t
 	}
@@ -293,7 +295,7 @@ func strip(t string) string {
 // the BMP is never undoubled.
 func undouble(t string) string {
 	last, size := utf8.DecodeLastRuneInString(t)
-	if last >= 0x10000 || strings.ContainsRune("lsfzaeiou", last) || utf16Len(t) <= 3 {
+	if last >= 0x10000 || strings.ContainsRune("lsfzaeiou", last) || jsjson.UTF16Len(t) <= 3 {
 		return t
 	}
 	prev, _ := utf8.DecodeLastRuneInString(t[:len(t)-size])
@@ -318,7 +320,7 @@ func Stem(t string) string {
 
 // variants is variants(w) of SPEC.md section 12.1.
 func variants(w string) []string {
-	if utf16Len(w) > 4 && strings.HasSuffix(w, "ies") {
+	if jsjson.UTF16Len(w) > 4 && strings.HasSuffix(w, "ies") {
 		base := w[:len(w)-3]
 		return []string{base + "y", Stem(base + "ie")}
 	}
@@ -330,7 +332,7 @@ func variants(w string) []string {
 
 // trigger is trigger(w) of SPEC.md section 12.1.
 func trigger(w string) string {
-	if utf16Len(w) > 4 {
+	if jsjson.UTF16Len(w) > 4 {
 		if strings.HasSuffix(w, "ies") {
 			return w[:len(w)-3] + "y"
 		}
@@ -355,8 +357,8 @@ func Tokens(text string) []string {
 }
 
 // paramText is paramText(schema, depth) of SPEC.md section 12.1.
-func paramText(schema *jsonValue, depth int) string {
-	if depth > 4 || schema.kind != jsonObject {
+func paramText(schema *jsjson.Value, depth int) string {
+	if depth > 4 || schema.Kind != jsjson.Object {
 		return ""
 	}
 	var parts []string
@@ -365,16 +367,16 @@ func paramText(schema *jsonValue, depth int) string {
 			parts = append(parts, s)
 		}
 	}
-	if d, ok := schema.get("description"); ok && d.kind == jsonString {
-		add(d.str)
+	if d := schema.Get("description"); d != nil && d.Kind == jsjson.String {
+		add(d.Str)
 	}
-	if props, ok := schema.get("properties"); ok && props.kind == jsonObject {
-		for i := range props.obj {
-			add(props.obj[i].key)
-			add(paramText(&props.obj[i].val, depth+1))
+	if props := schema.Get("properties"); props != nil && props.Kind == jsjson.Object {
+		for i := range props.Obj {
+			add(props.Obj[i].Key)
+			add(paramText(&props.Obj[i].Value, depth+1))
 		}
 	}
-	if items, ok := schema.get("items"); ok {
+	if items := schema.Get("items"); items != nil {
 		add(paramText(items, depth+1))
 	}
 	return strings.Join(parts, " ")
@@ -385,11 +387,11 @@ func schemaParamText(schema json.RawMessage) string {
 	if isBlankJSON(schema) {
 		return ""
 	}
-	v, err := parseJSON(schema)
+	v, err := jsjson.Parse(schema)
 	if err != nil {
 		return ""
 	}
-	return paramText(&v, 0)
+	return paramText(v, 0)
 }
 
 // documentText is the document text of e (SPEC.md section 12.1).

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+
+	"github.com/codemodekit/kit/reference/internal/jsjson"
 )
 
 // Notes of the $api results (CM-14.20, CM-14.21).
@@ -19,19 +21,20 @@ const (
 func (m *Model) RootAPI() json.RawMessage {
 	servers := jsonArray()
 	for _, s := range m.Servers {
-		servers.arr = append(servers.arr, jsonObject(
+		servers.Arr = append(servers.Arr, jsonObject(
 			"identifier", jsonString(s.Identifier),
 			"serverName", jsonString(s.Name),
 			"toolCount", jsonNumber(float64(len(s.Entries))),
 		))
 	}
-	return json.RawMessage(jsonObject(
+	out := jsonObject(
 		"kind", jsonString("mcp_api"),
 		"scope", jsonString("root"),
 		"header", jsonString(m.IndexFile()),
 		"servers", servers,
 		"note", jsonString(rootAPINote),
-	).compact())
+	)
+	return json.RawMessage(out.String())
 }
 
 // ServerAPI returns the result of MCP.<identifier>.$api(selector,
@@ -66,20 +69,20 @@ func (m *Model) ServerAPI(identifier, selector string, schema bool) (json.RawMes
 	for _, e := range ordered {
 		path := jsonArray()
 		for _, seg := range e.Path {
-			path.arr = append(path.arr, jsonString(seg))
+			path.Arr = append(path.Arr, jsonString(seg))
 		}
-		tools.arr = append(tools.arr, jsonObject(
+		tools.Arr = append(tools.Arr, jsonObject(
 			"method", jsonString(e.Method),
 			"path", path,
 			"mcpTool", jsonString(e.MCPTool),
 			"operation", jsonString(e.Operation),
 			"description", jsonString(e.Description),
 		))
-		sch := e.schema
-		if sch == nil {
-			sch = jsonObject()
+		sch := jsonObject()
+		if e.schema != nil {
+			sch = *e.schema
 		}
-		schemas.set(e.Method, sch)
+		schemas.Set(e.Method, sch)
 	}
 	out := jsonObject(
 		"kind", jsonString("mcp_api"),
@@ -89,10 +92,10 @@ func (m *Model) ServerAPI(identifier, selector string, schema bool) (json.RawMes
 		"tools", tools,
 	)
 	if schema {
-		out.set("schemas", schemas)
+		out.Set("schemas", schemas)
 	}
-	out.set("note", jsonString(serverAPINote))
-	return json.RawMessage(out.compact()), nil
+	out.Set("note", jsonString(serverAPINote))
+	return json.RawMessage(out.String()), nil
 }
 
 // API answers a call of an $api pseudo entry returned by [Model.Resolve]
@@ -108,14 +111,14 @@ func (m *Model) API(e *Entry, args []json.RawMessage) (json.RawMessage, error) {
 	}
 	var selector string
 	if len(args) > 0 {
-		if v, err := parseJSON(args[0]); err == nil && v.kind == kindString {
-			selector = v.str
+		if v, err := jsjson.Parse(args[0]); err == nil && v.Kind == jsjson.String {
+			selector = v.Str
 		}
 	}
 	schema := false
 	if len(args) > 1 {
-		if v, err := parseJSON(args[1]); err == nil {
-			if s := v.get("schema"); s != nil && s.kind == kindBool && s.b {
+		if v, err := jsjson.Parse(args[1]); err == nil {
+			if s := v.Get("schema"); s != nil && s.Kind == jsjson.Bool && s.Bool {
 				schema = true
 			}
 		}

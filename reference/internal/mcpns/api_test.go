@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/codemodekit/kit/reference/internal/jsjson"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -236,13 +237,13 @@ func TestModel_API(t *testing.T) {
 // topKeys returns the member names of a JSON object in order.
 func topKeys(t *testing.T, raw []byte) []string {
 	t.Helper()
-	v, err := parseJSON(raw)
-	if err != nil || !v.isObject() {
+	v, err := jsjson.Parse(raw)
+	if err != nil || !v.IsObject() {
 		t.Fatalf("not a JSON object: %s", raw)
 	}
 	var keys []string
-	for _, m := range v.obj {
-		keys = append(keys, m.key)
+	for _, m := range v.Obj {
+		keys = append(keys, m.Key)
 	}
 	return keys
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"slices"
 	"strings"
+
+	"github.com/codemodekit/kit/reference/internal/jsjson"
 )
 
 // Guest-facing messages of MCP namespace calls (SPEC.md chapter 19). They
@@ -96,24 +98,25 @@ func PrepareInput(e *Entry, args []json.RawMessage, argc int) (json.RawMessage, 
 	}
 	input := jsonObject()
 	if argc == 1 && len(args) > 0 {
-		v, err := parseJSON(args[0])
-		if err != nil || !v.isObject() {
+		v, err := jsjson.Parse(args[0])
+		if err != nil || !v.IsObject() {
 			return nil, errors.New(MsgOneObjectArgument)
 		}
-		input = v
+		input = *v
 	}
-	present := make(map[string]bool, len(input.obj))
-	for _, mb := range input.obj {
-		present[mb.key] = true
+	present := make(map[string]bool, len(input.Obj))
+	for _, mb := range input.Obj {
+		present[mb.Key] = true
 	}
-	if props := e.schema.get("properties"); props.isObject() {
-		for _, mb := range props.obj {
-			if present[mb.key] || !mb.val.isObject() {
+	if props := e.schema.Get("properties"); props.IsObject() {
+		for i := range props.Obj {
+			mb := &props.Obj[i]
+			if present[mb.Key] || !mb.Value.IsObject() {
 				continue
 			}
-			if def := mb.val.get("default"); def != nil {
-				input.obj = append(input.obj, member{key: mb.key, val: def})
-				present[mb.key] = true
+			if def := mb.Value.Get("default"); def != nil {
+				input.Obj = append(input.Obj, jsjson.Member{Key: mb.Key, Value: *def})
+				present[mb.Key] = true
 			}
 		}
 	}
@@ -125,7 +128,7 @@ func PrepareInput(e *Entry, args []json.RawMessage, argc int) (json.RawMessage, 
 	}
 	switch len(missing) {
 	case 0:
-		return json.RawMessage(input.compact()), nil
+		return json.RawMessage(input.String()), nil
 	case 1:
 		return nil, errors.New(msgMissingArgument + missing[0])
 	default:

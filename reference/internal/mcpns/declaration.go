@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+
+	"github.com/codemodekit/kit/reference/internal/jsjson"
 )
 
 // Bounds of a rendered type (CM-14.31).
@@ -136,27 +138,27 @@ func appendIndented(lines []string, indent string, block []string) []string {
 type param struct {
 	name        string // raw property name
 	required    bool
-	schema      *value // nil when the property is not declared
-	description string // collapsed to one line; "" when none
-	def         *value // the default; nil when none
+	schema      *jsjson.Value // nil when the property is not declared
+	description string        // collapsed to one line; "" when none
+	def         *jsjson.Value // the default; nil when none
 }
 
 // parameters returns the parameters of an input schema: its required
 // string entries, then its other properties in schema order, without
 // duplicates.
-func parameters(schema *value) []param {
-	if !schema.isObject() {
+func parameters(schema *jsjson.Value) []param {
+	if !schema.IsObject() {
 		return nil
 	}
-	props := schema.get("properties")
-	if !props.isObject() {
+	props := schema.Get("properties")
+	if !props.IsObject() {
 		props = nil
 	}
-	var index map[string]*value
+	var index map[string]*jsjson.Value
 	if props != nil {
-		index = make(map[string]*value, len(props.obj))
-		for _, mb := range props.obj {
-			index[mb.key] = mb.val
+		index = make(map[string]*jsjson.Value, len(props.Obj))
+		for i := range props.Obj {
+			index[props.Obj[i].Key] = &props.Obj[i].Value
 		}
 	}
 	seen := make(map[string]bool)
@@ -167,11 +169,11 @@ func parameters(schema *value) []param {
 		}
 		seen[name] = true
 		p := param{name: name, required: required, schema: index[name]}
-		if p.schema.isObject() {
-			if d := p.schema.get("description"); d != nil && d.kind == kindString {
-				p.description = collapse(d.str)
+		if p.schema.IsObject() {
+			if d := p.schema.Get("description"); d != nil && d.Kind == jsjson.String {
+				p.description = collapse(d.Str)
 			}
-			p.def = p.schema.get("default")
+			p.def = p.schema.Get("default")
 		}
 		out = append(out, p)
 	}
@@ -179,8 +181,8 @@ func parameters(schema *value) []param {
 		add(name, true)
 	}
 	if props != nil {
-		for _, mb := range props.obj {
-			add(mb.key, false)
+		for _, mb := range props.Obj {
+			add(mb.Key, false)
 		}
 	}
 	return out
@@ -188,17 +190,17 @@ func parameters(schema *value) []param {
 
 // requiredNames returns the distinct string entries of schema.required, in
 // order.
-func requiredNames(schema *value) []string {
-	req := schema.get("required")
-	if req == nil || req.kind != kindArray {
+func requiredNames(schema *jsjson.Value) []string {
+	req := schema.Get("required")
+	if req == nil || req.Kind != jsjson.Array {
 		return nil
 	}
 	var out []string
-	seen := make(map[string]bool, len(req.arr))
-	for _, r := range req.arr {
-		if r.kind == kindString && !seen[r.str] {
-			seen[r.str] = true
-			out = append(out, r.str)
+	seen := make(map[string]bool, len(req.Arr))
+	for _, r := range req.Arr {
+		if r.Kind == jsjson.String && !seen[r.Str] {
+			seen[r.Str] = true
+			out = append(out, r.Str)
 		}
 	}
 	return out
@@ -220,7 +222,7 @@ func (r *renderer) signature(e *Entry) []string {
 		}
 		for _, p := range params {
 			if p.description != "" {
-				lines = append(lines, " * @param "+escapeComment(propertyName(p.name)+optional(p)+" "+p.description))
+				lines = append(lines, " * @param "+escapeComment(jsjson.PropertyName(p.name)+optional(p)+" "+p.description))
 			}
 		}
 		lines = append(lines, " */")
@@ -246,12 +248,12 @@ func (r *renderer) input(params []param) []string {
 	for _, p := range params {
 		text := p.description
 		if p.def != nil {
-			text += " Default: " + p.def.compact() + "."
+			text += " Default: " + p.def.String() + "."
 		}
 		if text = strings.TrimLeft(text, " "); text != "" {
 			lines = append(lines, "  /** "+escapeComment(wellFormed(text))+" */")
 		}
-		lines = append(lines, "  "+propertyName(p.name)+optional(p)+": "+r.typeOf(p.schema, nil, 1)+";")
+		lines = append(lines, "  "+jsjson.PropertyName(p.name)+optional(p)+": "+r.typeOf(p.schema, nil, 1)+";")
 	}
 	return append(lines, "}")
 }
@@ -263,8 +265,10 @@ type renderer struct {
 	memo map[typeKey]string
 }
 
+// typeKey identifies a schema by its address in the parsed input schema:
+// the same subschema has the same address every time it is rendered.
 type typeKey struct {
-	s, override *value
+	s, override *jsjson.Value
 	depth       int
 }
 
@@ -275,8 +279,8 @@ func newRenderer() *renderer { return &renderer{memo: make(map[typeKey]string)} 
 // renders "the schema with each listed type" of a type array. Any result
 // longer than maxTypeChars, and any schema deeper than maxTypeDepth,
 // renders unknown (CM-14.31). $ref is never resolved.
-func (r *renderer) typeOf(s, override *value, depth int) string {
-	if depth > maxTypeDepth || !s.isObject() {
+func (r *renderer) typeOf(s, override *jsjson.Value, depth int) string {
+	if depth > maxTypeDepth || !s.IsObject() {
 		return "unknown"
 	}
 	key := typeKey{s, override, depth}
@@ -284,70 +288,71 @@ func (r *renderer) typeOf(s, override *value, depth int) string {
 		return t
 	}
 	t := r.render(s, override, depth)
-	if utf16Len(t) > maxTypeChars {
+	if jsjson.UTF16Len(t) > maxTypeChars {
 		t = "unknown"
 	}
 	r.memo[key] = t
 	return t
 }
 
-func (r *renderer) render(s, override *value, depth int) string {
-	if enum := s.get("enum"); enum != nil && enum.kind == kindArray {
-		var lits []*value
-		for _, v := range enum.arr {
-			if v.kind == kindString || v.kind == kindNumber || v.kind == kindBool {
+func (r *renderer) render(s, override *jsjson.Value, depth int) string {
+	if enum := s.Get("enum"); enum != nil && enum.Kind == jsjson.Array {
+		var lits []*jsjson.Value
+		for i := range enum.Arr {
+			if v := &enum.Arr[i]; v.Kind == jsjson.String || v.Kind == jsjson.Number || v.Kind == jsjson.Bool {
 				lits = append(lits, v)
 			}
 		}
 		if len(lits) >= 1 && len(lits) <= maxEnumMembers {
-			return joinTypes(lits, func(v *value) string { return v.compact() })
+			return joinTypes(len(lits), func(i int) string { return lits[i].String() })
 		}
 	}
-	variants := s.get("oneOf")
-	if variants == nil || variants.kind != kindArray {
-		variants = s.get("anyOf")
+	variants := s.Get("oneOf")
+	if variants == nil || variants.Kind != jsjson.Array {
+		variants = s.Get("anyOf")
 	}
-	if variants != nil && variants.kind == kindArray && len(variants.arr) >= 1 && len(variants.arr) <= maxUnionVariants {
-		return joinTypes(variants.arr, func(v *value) string { return r.typeOf(v, nil, depth+1) })
+	if variants != nil && variants.Kind == jsjson.Array && len(variants.Arr) >= 1 && len(variants.Arr) <= maxUnionVariants {
+		return joinTypes(len(variants.Arr), func(i int) string { return r.typeOf(&variants.Arr[i], nil, depth+1) })
 	}
 	t := override
 	if t == nil {
-		t = s.get("type")
+		t = s.Get("type")
 	}
-	if t != nil && t.kind == kindArray && len(t.arr) > 0 {
-		return joinTypes(t.arr, func(v *value) string { return r.typeOf(s, v, depth) })
+	if t != nil && t.Kind == jsjson.Array && len(t.Arr) > 0 {
+		return joinTypes(len(t.Arr), func(i int) string { return r.typeOf(s, &t.Arr[i], depth) })
 	}
-	if t != nil && t.kind == kindString {
-		switch t.str {
+	if t != nil && t.Kind == jsjson.String {
+		switch t.Str {
 		case "string", "boolean", "null":
-			return t.str
+			return t.Str
 		case "integer", "number":
 			return "number"
 		case "array":
-			return r.typeOf(s.get("items"), nil, depth+1) + "[]"
+			return r.typeOf(s.Get("items"), nil, depth+1) + "[]"
 		case "object":
 			return r.object(s, depth)
 		}
 	}
-	if s.get("properties") != nil {
+	if s.Get("properties") != nil {
 		return r.object(s, depth)
 	}
 	return "unknown"
 }
 
-// joinTypes renders every element and joins the texts with " | ". It
-// stops as soon as the text is too long: the type is unknown then anyway.
-func joinTypes(els []*value, render func(*value) string) string {
+// joinTypes renders the elements 0 to count-1 and joins the texts with
+// " | ". It stops as soon as the text is too long: the type is unknown
+// then anyway.
+func joinTypes(count int, render func(i int) string) string {
 	var b strings.Builder
 	n := 0
-	for i, el := range els {
-		t := render(el)
+	for i := range count {
+		t := render(i)
 		if i > 0 {
 			b.WriteString(" | ")
 			n += 3
 		}
 		b.WriteString(t)
-		if n += utf16Len(t); n > maxTypeChars {
+		if n += jsjson.UTF16Len(t); n > maxTypeChars {
 			return "unknown"
 		}
 	}
@@ -356,9 +361,9 @@ func joinTypes(els []*value, render func(*value) string) string {
 
 // object renders the inline object type of s: Record<string, unknown>
 // without properties, else its properties in schema order.
-func (r *renderer) object(s *value, depth int) string {
-	props := s.get("properties")
-	if !props.isObject() || len(props.obj) == 0 {
+func (r *renderer) object(s *jsjson.Value, depth int) string {
+	props := s.Get("properties")
+	if !props.IsObject() || len(props.Obj) == 0 {
 		return "Record<string, unknown>"
 	}
 	required := make(map[string]bool)
@@ -368,18 +373,19 @@ func (r *renderer) object(s *value, depth int) string {
 	var b strings.Builder
 	b.WriteString("{ ")
 	n := 2
-	for i, mb := range props.obj {
-		part := propertyName(mb.key)
-		if !required[mb.key] {
+	for i := range props.Obj {
+		mb := &props.Obj[i]
+		part := jsjson.PropertyName(mb.Key)
+		if !required[mb.Key] {
 			part += "?"
 		}
-		part += ": " + r.typeOf(mb.val, nil, depth+1)
+		part += ": " + r.typeOf(&mb.Value, nil, depth+1)
 		if i > 0 {
 			b.WriteString("; ")
 			n += 2
 		}
 		b.WriteString(part)
-		if n += utf16Len(part); n > maxTypeChars {
+		if n += jsjson.UTF16Len(part); n > maxTypeChars {
 			return "unknown"
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/codemodekit/kit/reference/internal/jsjson"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -335,7 +336,7 @@ func TestRenderer_typeOf(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, err := parseJSON([]byte(tt.schema))
+			s, err := jsjson.Parse([]byte(tt.schema))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -370,7 +371,7 @@ func TestParameters(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, err := parseJSON([]byte(tt.schema))
+			s, err := jsjson.Parse([]byte(tt.schema))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -378,7 +379,7 @@ func TestParameters(t *testing.T) {
 			for _, x := range parameters(s) {
 				d := ""
 				if x.def != nil {
-					d = x.def.compact()
+					d = x.def.String()
 				}
 				got = append(got, p{x.name, x.required, x.description, d})
 			}

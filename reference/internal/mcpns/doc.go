@@ -22,9 +22,10 @@
 //
 // # Notes
 //
-//   - Schemas are parsed with an order-preserving JSON decoder: parameters
-//     and object types follow schema order, and defaults are written as
-//     ECMAScript JSON.stringify would (SPEC.md section 1.2).
+//   - Schemas are parsed with package jsjson, which keeps JSON.parse
+//     semantics and member order: parameters and object types follow
+//     schema order, and defaults are written as ECMAScript JSON.stringify
+//     would (SPEC.md section 1.2).
 //   - Every string this package produces for the guest or the model is
 //     byte-exact SPEC text; messages keep the SPEC's capitals and periods.
 package mcpns

@@ -3,6 +3,7 @@ package mcpns
 import (
 	"testing"
 
+	"github.com/codemodekit/kit/reference/internal/jsjson"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -68,7 +69,7 @@ func TestModel_Files(t *testing.T) {
 func TestModel_Files_utf8Bytes(t *testing.T) {
 	m := Build([]Server{{Name: "s", Owner: "s", Tools: []Tool{{Name: "t", Description: "héllo 😀"}}}})
 	f := m.Files()[1]
-	if f.Bytes != len(f.Content) || f.Bytes == utf16Len(f.Content) {
-		t.Errorf("Bytes = %d, want the UTF-8 length %d (not the UTF-16 length %d)", f.Bytes, len(f.Content), utf16Len(f.Content))
+	if f.Bytes != len(f.Content) || f.Bytes == jsjson.UTF16Len(f.Content) {
+		t.Errorf("Bytes = %d, want the UTF-8 length %d (not the UTF-16 length %d)", f.Bytes, len(f.Content), jsjson.UTF16Len(f.Content))
 	}
 }

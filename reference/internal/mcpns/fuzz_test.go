@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/codemodekit/kit/reference/internal/jsjson"
 )
 
 // FuzzServerFile renders untrusted descriptions and schemas: rendering
@@ -22,7 +24,7 @@ func FuzzServerFile(f *testing.F) {
 		}
 		for _, line := range strings.Split(got, "\n") {
 			if i := strings.Index(line, ": "); i >= 0 && strings.HasSuffix(line, ";") && !strings.Contains(line, "/**") {
-				if n := utf16Len(line[i+2 : len(line)-1]); n > maxTypeChars+2 {
+				if n := jsjson.UTF16Len(line[i+2 : len(line)-1]); n > maxTypeChars+2 {
 					t.Fatalf("rendered type of %d characters: %.80s", n, line)
 				}
 			}
@@ -44,8 +46,8 @@ func FuzzPrepareInput(f *testing.F) {
 		if err != nil {
 			return
 		}
-		v, perr := parseJSON(out)
-		if perr != nil || !v.isObject() || v.get("a") == nil || v.get("b") == nil {
+		v, perr := jsjson.Parse(out)
+		if perr != nil || !v.IsObject() || v.Get("a") == nil || v.Get("b") == nil {
 			t.Fatalf("PrepareInput(%q, %d) = %s", arg, argc, out)
 		}
 	})

@@ -1,6 +1,10 @@
 package mcpns
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/codemodekit/kit/reference/internal/jsjson"
+)
 
 // Node kinds of a guest namespace descriptor.
 const (
@@ -34,15 +38,18 @@ type Member struct {
 
 // MarshalJSON writes {"kind":"object","members":{...}} with the members in
 // order, or {"kind":"call","path":"..."}.
-func (n *Node) MarshalJSON() ([]byte, error) { return n.value().appendJSON(nil), nil }
+func (n *Node) MarshalJSON() ([]byte, error) {
+	v := n.value()
+	return v.AppendJSON(nil), nil
+}
 
-func (n *Node) value() *value {
+func (n *Node) value() jsjson.Value {
 	if n.Kind == NodeCall {
 		return jsonObject("kind", jsonString(NodeCall), "path", jsonString(n.Path))
 	}
 	members := jsonObject()
 	for _, m := range n.Members {
-		members.obj = append(members.obj, member{key: m.Name, val: m.Node.value()})
+		members.Obj = append(members.Obj, jsjson.Member{Key: m.Name, Value: m.Node.value()})
 	}
 	return jsonObject("kind", jsonString(NodeObject), "members", members)
 }

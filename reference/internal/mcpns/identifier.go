@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/codemodekit/kit/reference/internal/jsjson"
 )
 
 // ReservedGlobals are the reserved globals of SPEC.md Appendix B.5: MCP
@@ -60,7 +62,7 @@ func toIdentifier(s, fallback string) string {
 		}
 		return -1
 	}, candidate)
-	if isIdentifier(candidate) {
+	if jsjson.IsIdentifier(candidate) {
 		return candidate
 	}
 	return fallback

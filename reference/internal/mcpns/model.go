@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+
+	"github.com/codemodekit/kit/reference/internal/jsjson"
 )
 
 // NamespaceID is the namespace id of MCP namespace bridge requests, and
@@ -105,7 +107,7 @@ type Entry struct {
 	// CM-11.11 schema for utility entries).
 	InputSchema json.RawMessage
 
-	schema *value // parsed InputSchema; nil when absent, null or invalid
+	schema *jsjson.Value // parsed InputSchema; nil when absent, null or invalid
 }
 
 // Build builds the MCP namespace from the servers of the run catalog, in
@@ -161,7 +163,7 @@ func Build(servers []Server) *Model {
 		e.Name = owner + "__" + e.MCPTool
 		e.ServerName = servers[c.server].Name
 		if len(e.InputSchema) > 0 {
-			if v, err := parseJSON(e.InputSchema); err == nil && v.kind != kindNull {
+			if v, err := jsjson.Parse(e.InputSchema); err == nil && v.Kind != jsjson.Null {
 				e.schema = v
 			}
 		}

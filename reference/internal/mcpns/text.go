@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/codemodekit/kit/reference/internal/jsjson"
 )
 
 // maxDescriptionLines is the number of description lines a declaration
@@ -57,34 +59,6 @@ func collapse(s string) string { return strings.Join(descriptionLines(s), " ") }
 // written "* /" (CM-14.31).
 func escapeComment(s string) string { return strings.ReplaceAll(s, "*/", "* /") }
 
-// utf16Len returns the length of s in UTF-16 code units, the ECMAScript
-// string length. A WTF-8 surrogate counts as one unit and an invalid byte
-// as one (it stands for U+FFFD).
-func utf16Len(s string) int {
-	n := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			n++
-			i++
-			continue
-		}
-		if _, ok := wtf8Surrogate(s[i:]); ok {
-			n++
-			i += 3
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r >= 0x10000 {
-			n += 2
-		} else {
-			n++
-		}
-		i += size
-	}
-	return n
-}
-
 // wellFormed returns s with every lone surrogate (WTF-8) and every byte
 // that is not UTF-8 replaced by U+FFFD, as String.prototype.toWellFormed
 // does, so rendered files are valid UTF-8.
@@ -95,7 +69,7 @@ func wellFormed(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	for i := 0; i < len(s); {
-		if _, ok := wtf8Surrogate(s[i:]); ok {
+		if _, ok := jsjson.LoneSurrogate(s[i:]); ok {
 			b.WriteRune(utf8.RuneError)
 			i += 3
 			continue
@@ -105,30 +79,4 @@ func wellFormed(s string) string {
 		i += size
 	}
 	return b.String()
-}
-
-// isIdentifier reports whether s matches /^[A-Za-z_$][A-Za-z0-9_$]*$/.
-func isIdentifier(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= 'A' && c <= 'Z', c >= 'a' && c <= 'z', c == '_', c == '$':
-		case c >= '0' && c <= '9' && i > 0:
-		default:
-			return false
-		}
-	}
-	return true
-}
-
-// propertyName renders a property name: itself when it is an identifier,
-// else its JSON string literal (CM-14.31).
-func propertyName(s string) string {
-	if isIdentifier(s) {
-		return s
-	}
-	return quote(s)
 }

@@ -56,28 +56,3 @@ func TestEscapeComment(t *testing.T) {
 		}
 	}
 }
-
-func TestUTF16Len(t *testing.T) {
-	tests := []struct {
-		in   string
-		want int
-	}{
-		{"", 0}, {"abc", 3}, {"é", 1}, {"😀", 2}, {"\xed\xa0\x80", 1}, {"\xff", 1},
-	}
-	for _, tt := range tests {
-		if got := utf16Len(tt.in); got != tt.want {
-			t.Errorf("utf16Len(%q) = %d, want %d", tt.in, got, tt.want)
-		}
-	}
-}
-
-func TestPropertyName(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"a", "a"}, {"$_a1", "$_a1"}, {"1a", `"1a"`}, {"a-b", `"a-b"`}, {"", `""`}, {"é", `"é"`}, {"a\nb", `"a\nb"`},
-	}
-	for _, tt := range tests {
-		if got := propertyName(tt.in); got != tt.want {
-			t.Errorf("propertyName(%q) = %q, want %q", tt.in, got, tt.want)
-		}
-	}
-}
