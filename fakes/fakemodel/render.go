@@ -173,10 +173,8 @@ func (g *rendering) responses(w http.ResponseWriter) error {
 	sw := newSSE(w)
 	seq := 0
 	ev := func(typ string, fields map[string]any) {
-		fields["type"] = typ
-		fields["sequence_number"] = seq
+		sw.event(typ, seq, fields)
 		seq++
-		sw.event(typ, fields)
 	}
 	ev("response.created", map[string]any{"response": g.respObject(false)})
 	ev("response.in_progress", map[string]any{"response": g.respObject(false)})
@@ -349,12 +347,21 @@ func newSSE(w http.ResponseWriter) *sse {
 	return &sse{w: w, rc: http.NewResponseController(w)}
 }
 
-func (s *sse) event(typ string, v any) {
-	b, err := json.Marshal(v)
+// event writes a Responses event: type and sequence_number first, as the
+// provider orders them, then fields.
+func (s *sse) event(typ string, seq int, fields map[string]any) {
+	head, _ := json.Marshal(typ)
+	b, err := json.Marshal(fields)
 	if err != nil && s.err == nil {
 		s.err = err
 	}
-	s.raw("event: " + typ + "\ndata: " + string(b) + "\n\n")
+	data := fmt.Sprintf(`{"type":%s,"sequence_number":%d`, head, seq)
+	if len(b) > 2 {
+		data += "," + string(b[1:])
+	} else {
+		data += "}"
+	}
+	s.raw("event: " + typ + "\ndata: " + data + "\n\n")
 }
 
 func (s *sse) data(v any) {
