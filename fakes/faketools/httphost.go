@@ -148,7 +148,7 @@ func (s *HTTPHost) invoke(w http.ResponseWriter, r *http.Request) {
 
 func (s *HTTPHost) hook(w http.ResponseWriter, r *http.Request) {
 	var req hookRequest
-	if err := json.NewDecoder(r.Body).Decode(&req); err != nil || len(req.Event) == 0 {
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil || len(req.Event) == 0 || string(req.Event) == "null" {
 		msg := "faketools: hook: want {\"event\": ...}"
 		if err != nil {
 			msg = "faketools: hook: " + err.Error()
