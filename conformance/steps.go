@@ -493,6 +493,29 @@ func (w *world) concurrently(n int, name string, args json.RawMessage) error {
 		ts.firstExecID = ids[0]
 	}
 	recs := make([]callRecord, n)
+	if bc, ok := ts.turn.(BatchCaller); ok {
+		calls := make([]ToolCall, n)
+		for i := range n {
+			calls[i] = ToolCall{ID: ids[i], Name: name, Arguments: args}
+		}
+		ctx, cancel := w.ctx()
+		defer cancel()
+		outs, err := bc.CallBatch(ctx, calls)
+		if err != nil {
+			return err
+		}
+		if len(outs) != n {
+			return fmt.Errorf("CallBatch returned %d outcomes for %d calls", len(outs), n)
+		}
+		for i, out := range outs {
+			recs[i] = callRecord{name: name, id: ids[i], outcome: out, payload: decodePayload(out)}
+		}
+		w.group = recs
+		for _, r := range recs {
+			w.record(r)
+		}
+		return nil
+	}
 	errs := make([]error, n)
 	var wg sync.WaitGroup
 	for i := range n {

@@ -62,7 +62,21 @@ type (
 	RegistrationReporter interface {
 		RegistrationErrors() []error
 	}
+	// A BatchCaller is a Turn that makes several model tool calls at once,
+	// as one model answer with parallel tool calls does. The suite uses it
+	// for the calls a step makes concurrently; a Turn without it gets
+	// concurrent Call calls instead.
+	BatchCaller interface {
+		CallBatch(ctx context.Context, calls []ToolCall) ([]Outcome, error)
+	}
 )
+
+// A ToolCall is one model tool call of a batch.
+type ToolCall struct {
+	ID        string
+	Name      string
+	Arguments json.RawMessage
+}
 
 // A TurnFailure is an agent run that failed before any model request (for
 // example the payload check of CM-4.30). StartTurn returns it so that the

@@ -74,7 +74,7 @@ func (s *served) Start(ctx context.Context, p *protocol.StartParams, host *proto
 			return host.SubAgent(context.WithoutCancel(ctx), protocol.SubAgentParams{Prompt: r.Prompt, Options: r.Options, Spawned: r.Spawned})
 		}}
 	if p.StateDir != "" {
-		tr, err := openFileTranscripts(filepath.Join(p.StateDir, "transcripts"))
+		tr, err := OpenFileTranscripts(filepath.Join(p.StateDir, "transcripts"))
 		if err != nil {
 			return nil, err
 		}

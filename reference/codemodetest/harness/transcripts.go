@@ -25,7 +25,9 @@ type fileTranscripts struct {
 	dir string
 }
 
-func openFileTranscripts(dir string) (*fileTranscripts, error) {
+// OpenFileTranscripts returns the JSONL transcript store in dir, creating
+// dir if needed: one file per session, appended line by line.
+func OpenFileTranscripts(dir string) (codemode.TranscriptStore, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("transcripts: %w", err)
 	}

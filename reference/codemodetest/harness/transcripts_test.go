@@ -18,7 +18,7 @@ func TestFileTranscripts(t *testing.T) {
 		{key: "agent:main:main", rec: codemode.TranscriptRecord{Type: "tool_result", ToolCallID: "c1", Name: "exec", Text: "line 1\nline 2", Details: json.RawMessage(`{"n":12345678901234567890}`), Boot: "a"}},
 		{key: "agent:main:other/../x", rec: codemode.TranscriptRecord{Type: "tool_call", ToolCallID: "c2", Name: "read", Boot: "a"}},
 	}
-	first, err := openFileTranscripts(dir)
+	first, err := OpenFileTranscripts(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,7 +28,7 @@ func TestFileTranscripts(t *testing.T) {
 		}
 	}
 	// A second store on the same directory is the store after a restart.
-	second, err := openFileTranscripts(dir)
+	second, err := OpenFileTranscripts(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

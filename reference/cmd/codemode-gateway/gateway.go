@@ -1,0 +1,295 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"path/filepath"
+	"slices"
+	"sync"
+
+	"github.com/codemodekit/kit/conformance/driver/protocol"
+	"github.com/codemodekit/kit/fakes/faketools"
+	codemode "github.com/codemodekit/kit/reference"
+	"github.com/codemodekit/kit/reference/codemodetest/harness"
+)
+
+// maxSteps bounds the model requests of one turn.
+const maxSteps = 512
+
+// maxKeptTurns bounds the ended turns the gateway remembers for their
+// trajectories.
+const maxKeptTurns = 1024
+
+// errPayload is the fail-closed refusal of a model request whose tools
+// are not the turn's model-visible tools (SPEC.md CM-4.30).
+var errPayload = errors.New("code mode payload check failed.")
+
+// gateway runs agent turns: one reference runtime, the configured model
+// provider, the tool host, and the turns it keeps for the admin endpoints.
+type gateway struct {
+	cfgPath string
+	sys     *harness.System
+	log     *transportLog
+	client  *http.Client
+
+	mu    sync.Mutex
+	turns map[string]*liveTurn
+	order []string
+	seq   int
+}
+
+// A liveTurn is one agent run the gateway answers.
+type liveTurn struct {
+	id     string
+	tu     *harness.Turn
+	cancel context.CancelCauseFunc
+}
+
+// errAborted is the cause of a turn's context when a client aborts it.
+var errAborted = errors.New("turn aborted")
+
+// bootGateway starts the runtime for the configuration at path, keeping
+// its durable state under stateDir.
+func bootGateway(ctx context.Context, path, stateDir string, getenv func(string) string, stderr io.Writer) (*gateway, *gatewayConfig, error) {
+	cfg, err := loadConfig(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	g := &gateway{cfgPath: path, log: newTransportLog(getenv, stderr), client: &http.Client{}, turns: map[string]*liveTurn{}}
+	g.log.setSecrets(configSecrets(cfg.doc))
+	tr, err := harness.OpenFileTranscripts(filepath.Join(stateDir, "transcripts"))
+	if err != nil {
+		return nil, nil, err
+	}
+	// The runtime writes the code-mode lifecycle lines; the gateway writes
+	// the model-side ones, for its real model requests.
+	env := map[string]string{codemode.EnvDebugCodeMode: getenv(codemode.EnvDebugCodeMode)}
+	sys, err := harness.Boot(ctx, harness.Options{
+		Namespaces: cfg.Kit.Namespaces, RolledBack: cfg.Kit.RolledBack, Runtime: cfg.Kit.Runtime,
+		Env: env, Transcripts: tr, SubAgents: g.subAgent,
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	g.sys = sys
+	return g, cfg, nil
+}
+
+// Close aborts every turn and closes the runtime.
+func (g *gateway) Close() {
+	g.mu.Lock()
+	turns := make([]*liveTurn, 0, len(g.turns))
+	for _, lt := range g.turns {
+		turns = append(turns, lt)
+	}
+	g.mu.Unlock()
+	for _, lt := range turns {
+		lt.cancel(errAborted)
+	}
+	g.sys.Close()
+}
+
+// A turnRequest is what a client asks for: one agent run.
+type turnRequest struct {
+	TurnID       string
+	AgentID      string
+	SessionID    string
+	SessionKey   string
+	RunID        string
+	DisableTools bool
+	NoTools      bool
+	Input        []item
+	ClientTools  []faketools.Spec
+}
+
+// A turnFailure is a turn that failed before any model request.
+type turnFailure struct{ msg string }
+
+func (e *turnFailure) Error() string { return e.msg }
+
+// runTurn runs one agent turn to its final answer.
+func (g *gateway) runTurn(ctx context.Context, req turnRequest) (string, error) {
+	cfg, err := loadConfig(g.cfgPath)
+	if err != nil {
+		return "", err
+	}
+	g.log.setSecrets(configSecrets(cfg.doc))
+	pc, model, err := cfg.provider()
+	if err != nil {
+		return "", err
+	}
+	prov := &provider{baseURL: pc.BaseURL, api: pc.API, apiKey: pc.APIKey, headers: pc.Headers, model: model,
+		stream: cfg.stream(), client: g.client, debug: g.log}
+	tools := append(slices.Clone(cfg.Kit.Tools), req.ClientTools...)
+	host := faketools.NewHTTPClient(cfg.Kit.ToolHost)
+	params := &protocol.TurnStartParams{TurnID: req.TurnID, AgentID: req.AgentID, SessionID: req.SessionID,
+		SessionKey: req.SessionKey, RunID: req.RunID, DisableTools: req.DisableTools, NoTools: req.NoTools,
+		Config: cfg.raw, Tools: tools}
+
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	tu, err := g.sys.StartTurn(ctx, params, host)
+	if errors.Is(err, codemode.ErrSurface) {
+		return "", &turnFailure{msg: err.Error()}
+	}
+	if err != nil {
+		return "", err
+	}
+	g.keep(&liveTurn{id: req.TurnID, tu: tu, cancel: cancel})
+	defs := make([]toolDef, 0)
+	for _, d := range tu.Tools() {
+		defs = append(defs, toolDef{Name: d.Name, Description: d.Description, Parameters: d.Parameters})
+	}
+	if err := checkPayload(prov, defs); err != nil {
+		tu.Abort()
+		return "", &turnFailure{msg: err.Error()}
+	}
+	conv := slices.Clone(req.Input)
+	for range maxSteps {
+		a, err := prov.complete(ctx, conv, defs)
+		if err != nil {
+			tu.Abort()
+			if cause := context.Cause(ctx); errors.Is(cause, errAborted) {
+				return "", errAborted
+			}
+			return "", err
+		}
+		if len(a.Calls) == 0 {
+			tu.End()
+			return a.Text, nil
+		}
+		for _, c := range a.Calls {
+			conv = append(conv, item{Type: "function_call", CallID: c.ID, Name: c.Name, Arguments: c.Arguments})
+		}
+		outs := make([]string, len(a.Calls))
+		var wg sync.WaitGroup
+		for i, c := range a.Calls {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				outs[i] = g.call(ctx, tu, c)
+			}()
+		}
+		wg.Wait()
+		if cause := context.Cause(ctx); errors.Is(cause, errAborted) {
+			tu.Abort()
+			return "", errAborted
+		}
+		for i, c := range a.Calls {
+			conv = append(conv, item{Type: "function_call_output", CallID: c.ID, Output: outs[i]})
+		}
+	}
+	tu.Abort()
+	return "", fmt.Errorf("turn %s: more than %d model requests", req.TurnID, maxSteps)
+}
+
+// call runs one model tool call and returns the output the model gets:
+// the result's text.
+func (g *gateway) call(ctx context.Context, tu *harness.Turn, c modelCall) string {
+	args := json.RawMessage(c.Arguments)
+	if len(args) == 0 {
+		args = json.RawMessage("{}")
+	}
+	res, err := tu.Call(ctx, c.ID, c.Name, args)
+	if err != nil {
+		return fmt.Sprintf("Tool %s failed: %v", c.Name, err)
+	}
+	return res.Text
+}
+
+// checkPayload fails closed unless the tools of the serialized model
+// request are exactly the turn's model-visible tools, in order.
+func checkPayload(p *provider, defs []toolDef) error {
+	var body map[string]any
+	if p.api == apiCompletions {
+		body = completionsBody(p.model, nil, defs)
+	} else {
+		body = responsesBody(p.model, nil, defs)
+	}
+	b, err := json.Marshal(body)
+	if err != nil {
+		return err
+	}
+	var sent struct {
+		Tools []struct {
+			Name     string `json:"name"`
+			Function struct {
+				Name string `json:"name"`
+			} `json:"function"`
+		} `json:"tools"`
+	}
+	if err := json.Unmarshal(b, &sent); err != nil {
+		return err
+	}
+	if len(sent.Tools) != len(defs) {
+		return errPayload
+	}
+	for i, t := range sent.Tools {
+		name := t.Name
+		if name == "" {
+			name = t.Function.Name
+		}
+		if name != defs[i].Name {
+			return errPayload
+		}
+	}
+	return nil
+}
+
+// keep remembers a turn for the admin endpoints, forgetting the oldest
+// beyond maxKeptTurns.
+func (g *gateway) keep(lt *liveTurn) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if _, dup := g.turns[lt.id]; !dup {
+		g.order = append(g.order, lt.id)
+	}
+	g.turns[lt.id] = lt
+	for len(g.order) > maxKeptTurns {
+		delete(g.turns, g.order[0])
+		g.order = g.order[1:]
+	}
+}
+
+func (g *gateway) turn(id string) (*liveTurn, bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	lt, ok := g.turns[id]
+	return lt, ok
+}
+
+// newTurnID names a turn whose client did not.
+func (g *gateway) newTurnID() string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.seq++
+	return fmt.Sprintf("turn-%d", g.seq)
+}
+
+// subAgent runs a Swarm sub-agent turn (agents.run): a conversation of its
+// own with the configured model, without tools, whose final text is the
+// result.
+func (g *gateway) subAgent(ctx context.Context, r codemode.SubAgentRequest) (string, error) {
+	cfg, err := loadConfig(g.cfgPath)
+	if err != nil {
+		return "", err
+	}
+	pc, model, err := cfg.provider()
+	if err != nil {
+		return "", err
+	}
+	prov := &provider{baseURL: pc.BaseURL, api: pc.API, apiKey: pc.APIKey, headers: pc.Headers, model: model,
+		stream: cfg.stream(), client: g.client, debug: g.log}
+	a, err := prov.complete(ctx, []item{{Type: "message", Role: "user", Text: r.Prompt}}, nil)
+	if err != nil {
+		return "", err
+	}
+	if len(a.Calls) > 0 {
+		return "", errors.New("sub-agent answered with tool calls but has no tools")
+	}
+	return a.Text, nil
+}

@@ -1,0 +1,83 @@
+// Command codemode-gateway is the reference gateway: everything a gateway
+// does around code mode and nothing else. It runs agent turns against an
+// OpenAI-compatible model provider, with the reference runtime answering
+// the model's exec and wait calls, and serves an OpenAI Responses-compatible
+// endpoint on loopback. See README.md.
+//
+//	codemode-gateway -config gateway.json [-state DIR]
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strconv"
+	"syscall"
+	"time"
+)
+
+func main() {
+	if err := run(context.Background(), os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "codemode-gateway:", err)
+		os.Exit(1)
+	}
+}
+
+// shutdownGrace bounds how long in-flight requests may take to finish
+// after a stop signal.
+const shutdownGrace = 5 * time.Second
+
+// run serves until ctx ends or the process gets SIGINT or SIGTERM. It
+// writes one line "listening on http://ADDR" to stdout once it serves.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("codemode-gateway", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	cfgPath := fs.String("config", "", "the configuration `file` (required)")
+	stateDir := fs.String("state", "", "the `directory` of durable state (session transcripts); default: next to the config file, in codemode-gateway-state")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *cfgPath == "" || fs.NArg() > 0 {
+		fs.Usage()
+		return errors.New("usage: codemode-gateway -config FILE [-state DIR]")
+	}
+	if *stateDir == "" {
+		*stateDir = *cfgPath + ".state"
+	}
+	ctx, stop := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+
+	g, cfg, err := bootGateway(ctx, *cfgPath, *stateDir, getenv, stderr)
+	if err != nil {
+		return err
+	}
+	defer g.Close()
+	ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(cfg.Gateway.Port)))
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: g.handler(), ReadHeaderTimeout: 10 * time.Second}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	fmt.Fprintf(stdout, "listening on http://%s\n", ln.Addr())
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	// Abort the turns first: their requests end, so Shutdown does not wait
+	// for turns that would never finish.
+	g.Close()
+	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		_ = srv.Close()
+	}
+	return nil
+}
