@@ -194,6 +194,10 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	select {
 	case rep := <-req.replies:
+		if err := r.Context().Err(); err != nil {
+			req.written <- errors.New("fakemodel: the client went away before the reply")
+			return
+		}
 		req.written <- s.write(w, req, rep)
 	case <-r.Context().Done():
 		req.abort(errors.New("fakemodel: the client went away before the reply"))
