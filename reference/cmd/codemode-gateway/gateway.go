@@ -126,6 +126,7 @@ func (g *gateway) runTurn(ctx context.Context, req turnRequest) (string, error) 
 		stream: cfg.stream(), client: g.client, debug: g.log}
 	tools := append(slices.Clone(cfg.Kit.Tools), req.ClientTools...)
 	host := faketools.NewHTTPClient(cfg.Kit.ToolHost)
+	defer host.Close()
 	params := &protocol.TurnStartParams{TurnID: req.TurnID, AgentID: req.AgentID, SessionID: req.SessionID,
 		SessionKey: req.SessionKey, RunID: req.RunID, DisableTools: req.DisableTools, NoTools: req.NoTools,
 		Config: cfg.raw, Tools: tools}
@@ -141,16 +142,18 @@ func (g *gateway) runTurn(ctx context.Context, req turnRequest) (string, error) 
 	}
 	g.keep(&liveTurn{id: req.TurnID, tu: tu, cancel: cancel})
 	defs := make([]toolDef, 0)
+	prov.visible = []string{}
 	for _, d := range tu.Tools() {
 		defs = append(defs, toolDef{Name: d.Name, Description: d.Description, Parameters: d.Parameters})
-	}
-	if err := checkPayload(prov, defs); err != nil {
-		tu.Abort()
-		return "", &turnFailure{msg: err.Error()}
+		prov.visible = append(prov.visible, d.Name)
 	}
 	conv := slices.Clone(req.Input)
 	for range maxSteps {
 		a, err := prov.complete(ctx, conv, defs)
+		if errors.Is(err, errPayload) {
+			tu.Abort()
+			return "", &turnFailure{msg: errPayload.Error()}
+		}
 		if err != nil {
 			tu.Abort()
 			if cause := context.Cause(ctx); errors.Is(cause, errAborted) {
@@ -202,18 +205,9 @@ func (g *gateway) call(ctx context.Context, tu *harness.Turn, c modelCall) strin
 }
 
 // checkPayload fails closed unless the tools of the serialized model
-// request are exactly the turn's model-visible tools, in order.
-func checkPayload(p *provider, defs []toolDef) error {
-	var body map[string]any
-	if p.api == apiCompletions {
-		body = completionsBody(p.model, nil, defs)
-	} else {
-		body = responsesBody(p.model, nil, defs)
-	}
-	b, err := json.Marshal(body)
-	if err != nil {
-		return err
-	}
+// request body are exactly the visible tools, in order: whatever built
+// the body, nothing else reaches the model (SPEC.md CM-4.30).
+func checkPayload(body []byte, visible []string) error {
 	var sent struct {
 		Tools []struct {
 			Name     string `json:"name"`
@@ -222,19 +216,19 @@ func checkPayload(p *provider, defs []toolDef) error {
 			} `json:"function"`
 		} `json:"tools"`
 	}
-	if err := json.Unmarshal(b, &sent); err != nil {
-		return err
+	if err := json.Unmarshal(body, &sent); err != nil {
+		return fmt.Errorf("%w (%v)", errPayload, err)
 	}
-	if len(sent.Tools) != len(defs) {
-		return errPayload
+	if len(sent.Tools) != len(visible) {
+		return fmt.Errorf("%w (%d tools in the payload, %d visible)", errPayload, len(sent.Tools), len(visible))
 	}
 	for i, t := range sent.Tools {
 		name := t.Name
 		if name == "" {
 			name = t.Function.Name
 		}
-		if name != defs[i].Name {
-			return errPayload
+		if name != visible[i] {
+			return fmt.Errorf("%w (tool %d is %q, want %q)", errPayload, i, name, visible[i])
 		}
 	}
 	return nil

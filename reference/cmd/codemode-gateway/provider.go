@@ -59,6 +59,9 @@ type provider struct {
 	headers map[string]string
 	model   string
 	stream  bool
+	// visible are the turn's model-visible tools; every request body is
+	// checked against them before it is sent (nil: no check).
+	visible []string
 	client  *http.Client
 	debug   *transportLog
 }
@@ -80,6 +83,11 @@ func (p *provider) complete(ctx context.Context, conv []item, tools []toolDef) (
 	payload, err := json.Marshal(body)
 	if err != nil {
 		return answer{}, err
+	}
+	if p.visible != nil {
+		if err := checkPayload(payload, p.visible); err != nil {
+			return answer{}, err
+		}
 	}
 	p.debug.payload(tools, payload)
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimRight(p.baseURL, "/")+path, bytes.NewReader(payload))

@@ -7,6 +7,7 @@
 //	        [--format pretty|cucumber|junit] [--report DIR] [--list]
 //	        [--seed N] [--concurrency N] [--path FILE[:LINE]] [--update-baseline]
 //	conform --driver 'COMMAND [ARG...]' [--target NAME] [flags as above]
+//	conform --target gateway [--gateway-cmd 'COMMAND {config}'] [--gateway-api API] [flags as above]
 //
 // --driver runs the suite against any implementation that speaks the
 // driver protocol (conformance/driver/PROTOCOL.md) on its stdin and
@@ -17,6 +18,13 @@
 // handshake. --target driver is the same as leaving --target unset. The
 // suite configures the real MCP server fixtures (fixtures/mcp) in the
 // implementation's config, as it does the fake ones.
+//
+// --target gateway runs every scenario over the wire (conformance/gateway):
+// a gateway process per scenario, started with a generated configuration
+// whose path replaces {config} in COMMAND, talking to the suite's fake
+// model and tool host. Without --gateway-cmd it builds and runs the
+// reference gateway (reference/cmd/codemode-gateway) and reports as
+// reference-gateway; with it, as gateway (conformance/baselines/gateway.txt).
 //
 // It prints one line per scenario while it runs and ends with the line
 // "conformance: N passed, M failed, K expected-fail". The exit status is 1
@@ -70,6 +78,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	var paths multiFlag
 	fs.Var(&paths, "path", "feature file or file:line to run (repeatable); default every feature")
 	driverCmd := fs.String("driver", "", "command of an implementation speaking conformance/driver/PROTOCOL.md, e.g. \"codemode serve-driver\"")
+	gatewayCmd := fs.String("gateway-cmd", "", "with --target gateway: the gateway command, {config} standing for its configuration file (default: the reference gateway)")
+	gatewayAPI := fs.String("gateway-api", "openai-responses", "with --target gateway: the provider API the gateway is configured with: openai-responses or openai-completions")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -91,6 +101,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 		*target = name
+	} else if *target == gatewayTarget || *gatewayCmd != "" {
+		var err error
+		var cleanup func()
+		info, *target, cleanup, err = gatewayInfo(*gatewayCmd, *gatewayAPI)
+		if err != nil {
+			fmt.Fprintf(stderr, "conform: %v\n", err)
+			return 2
+		}
+		defer cleanup()
 	} else {
 		var ok bool
 		info, ok = targets[*target]
@@ -229,7 +248,7 @@ func targetNames() []string {
 	for n := range targets {
 		names = append(names, n)
 	}
-	return append(names, driverTarget+" (with --driver)")
+	return append(names, gatewayTarget, driverTarget+" (with --driver)")
 }
 
 // driverTarget is the --target value that stands for --driver's

@@ -1,0 +1,57 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/codemodekit/kit/conformance/gateway"
+	"github.com/codemodekit/kit/reference/codemodetest"
+	"github.com/codemodekit/kit/tools/internal/report"
+)
+
+// gatewayTarget is the --target value of the wire target.
+const gatewayTarget = "gateway"
+
+// referenceGateway is the package of the reference gateway.
+const referenceGateway = "github.com/codemodekit/kit/reference/cmd/codemode-gateway"
+
+// gatewayInfo makes the wire target for the gateway command cmd (the
+// reference gateway, built now, when cmd is empty) and returns its name
+// and a cleanup that removes what it built.
+func gatewayInfo(cmd, api string) (targetInfo, string, func(), error) {
+	if api != "openai-responses" && api != "openai-completions" {
+		return targetInfo{}, "", nil, fmt.Errorf("--gateway-api %q: want openai-responses or openai-completions", api)
+	}
+	name, cleanup := gatewayTarget, func() {}
+	var argv []string
+	if cmd == "" {
+		dir, err := os.MkdirTemp("", "conform-gateway-")
+		if err != nil {
+			return targetInfo{}, "", nil, err
+		}
+		cleanup = func() { _ = os.RemoveAll(dir) }
+		bin := filepath.Join(dir, "codemode-gateway")
+		if out, err := exec.Command("go", "build", "-o", bin, referenceGateway).CombinedOutput(); err != nil {
+			cleanup()
+			return targetInfo{}, "", nil, fmt.Errorf("building the reference gateway: %v\n%s", err, out)
+		}
+		argv, name = []string{bin, "-config", gateway.ConfigPlaceholder}, "reference-gateway"
+	} else {
+		var err error
+		if argv, err = splitCommand(cmd); err != nil {
+			return targetInfo{}, "", nil, fmt.Errorf("--gateway-cmd: %w", err)
+		}
+		if len(argv) == 0 {
+			return targetInfo{}, "", nil, errors.New("--gateway-cmd: empty command")
+		}
+		if !strings.Contains(cmd, gateway.ConfigPlaceholder) {
+			return targetInfo{}, "", nil, fmt.Errorf("--gateway-cmd: no %s in %q: the gateway would not find its configuration", gateway.ConfigPlaceholder, cmd)
+		}
+	}
+	mk := gateway.MakeTarget(gateway.Options{Command: argv, API: api, Fixtures: codemodetest.RealMCPFixtures})
+	return targetInfo{make: mk, claimed: report.Profiles}, name, cleanup, nil
+}
