@@ -60,6 +60,19 @@ fmt-check:
 clean:
 	rm -rf reports reference/node_modules
 
+# bench measures the reference against OpenClaw's runtime, side by side
+# (tools/cmd/cmbench: the reference in process against a Node harness that
+# runs quickjs-wasi the way OpenClaw does) and rewrites BENCHMARKS.md and
+# docs/bench/*.png at the root; it takes a few minutes and is not part of
+# make test. BENCHMARKS.md names the reference/ tree it measured:
+# `cd tools && go run ./cmd/cmbench -root .. -check` warns (exit 1) when
+# that is not HEAD's, and make bench regenerates it. BENCH_FLAGS passes
+# flags, for example BENCH_FLAGS='-workloads trivial -iterations 5'.
+BENCH_FLAGS ?=
+.PHONY: bench
+bench: deps
+	cd tools && $(GO) run ./cmd/cmbench -root .. $(BENCH_FLAGS)
+
 # check-docs is the documentation check (tools/cmd/checkdocs): every SPEC
 # clause has a scenario or a written exclusion, the configuration table
 # matches the reference, js/ts/go/json blocks parse, relative links resolve,
