@@ -602,6 +602,9 @@ Feature: Runs, snapshots and wait
       """
     Then the result is waiting with reason "pending_tools"
     When the turn is aborted
+    # An aborted agent run takes no more tool calls: the wait comes from the
+    # next run of the session.
+    And a turn starts
     And the model calls wait
     Then the result fails with code "invalid_input"
     And the result error is "code mode run is unavailable or expired."

@@ -38,10 +38,28 @@ type turn struct {
 
 	done   chan struct{} // closed when the client request ended
 	result clientResult
+	tools  []conformance.ToolDefinition
 
+	// calls serializes the model's answers; Abort does not take it, so an
+	// abort can land while a call runs.
+	calls   sync.Mutex
 	mu      sync.Mutex
 	pending *fakemodel.Request // the model request awaiting an answer
-	tools   []conformance.ToolDefinition
+}
+
+// take returns the pending model request and clears it.
+func (tu *turn) take() *fakemodel.Request {
+	tu.mu.Lock()
+	defer tu.mu.Unlock()
+	req := tu.pending
+	tu.pending = nil
+	return req
+}
+
+func (tu *turn) put(req *fakemodel.Request) {
+	tu.mu.Lock()
+	defer tu.mu.Unlock()
+	tu.pending = req
 }
 
 func (t *target) StartTurn(ctx context.Context, spec conformance.TurnSpec) (conformance.Turn, error) {
@@ -172,9 +190,10 @@ func (tu *turn) Call(ctx context.Context, toolCallID, name string, args json.Raw
 // request; the details and error flags, which the wire does not carry,
 // from the session transcript.
 func (tu *turn) CallBatch(ctx context.Context, calls []conformance.ToolCall) ([]conformance.Outcome, error) {
-	tu.mu.Lock()
-	defer tu.mu.Unlock()
-	if tu.pending == nil {
+	tu.calls.Lock()
+	defer tu.calls.Unlock()
+	pending := tu.take()
+	if pending == nil {
 		return nil, fmt.Errorf("gateway turn %s has ended", tu.id)
 	}
 	rep := fakemodel.Reply{ToolCalls: make([]fakemodel.ToolCall, len(calls))}
@@ -185,16 +204,19 @@ func (tu *turn) CallBatch(ctx context.Context, calls []conformance.ToolCall) ([]
 		}
 		rep.ToolCalls[i] = fakemodel.ToolCall{ID: c.ID, Name: c.Name, Arguments: args}
 	}
-	if err := tu.pending.Respond(rep); err != nil {
-		tu.pending = nil
+	if err := pending.Respond(rep); err != nil {
 		return nil, fmt.Errorf("gateway turn %s: answering its model request: %w", tu.id, err)
 	}
-	tu.pending = nil
 	req, err := tu.next(ctx)
 	if err != nil {
+		// A run aborted while its calls ran sends no more model requests:
+		// what the calls ended with is in the session transcript.
+		if outs, ok := tu.recorded(ctx, calls); ok {
+			return outs, nil
+		}
 		return nil, err
 	}
-	tu.pending = req
+	tu.put(req)
 	results, err := tu.transcribed(ctx)
 	if err != nil {
 		return nil, err
@@ -213,8 +235,33 @@ func (tu *turn) CallBatch(ctx context.Context, calls []conformance.ToolCall) ([]
 	return outs, nil
 }
 
+// recorded returns the outcomes of calls from the session transcript, of
+// a turn that ended before it sent them to the model; ok is false unless
+// the turn ended and every call has a result there.
+func (tu *turn) recorded(ctx context.Context, calls []conformance.ToolCall) ([]conformance.Outcome, bool) {
+	select {
+	case <-tu.done:
+	default:
+		return nil, false
+	}
+	results, err := tu.transcribed(ctx)
+	if err != nil {
+		return nil, false
+	}
+	outs := make([]conformance.Outcome, len(calls))
+	for i, c := range calls {
+		r, ok := results[c.ID]
+		if !ok {
+			return nil, false
+		}
+		outs[i] = conformance.Outcome{Text: r.Text, Details: r.Details, IsError: r.IsError}
+	}
+	return outs, true
+}
+
 // A transcribedResult is a tool result of the session transcript.
 type transcribedResult struct {
+	Text    string
 	Details json.RawMessage
 	IsError bool
 }
@@ -234,6 +281,7 @@ func (tu *turn) transcribed(ctx context.Context) (map[string]transcribedResult, 
 		var r struct {
 			Type       string          `json:"type"`
 			ToolCallID string          `json:"toolCallId"`
+			Text       string          `json:"text"`
 			Details    json.RawMessage `json:"details"`
 			IsError    bool            `json:"isError"`
 		}
@@ -243,7 +291,7 @@ func (tu *turn) transcribed(ctx context.Context) (map[string]transcribedResult, 
 		if string(r.Details) == "null" {
 			r.Details = nil
 		}
-		out[r.ToolCallID] = transcribedResult{Details: r.Details, IsError: r.IsError}
+		out[r.ToolCallID] = transcribedResult{Text: r.Text, Details: r.Details, IsError: r.IsError}
 	}
 	return out, nil
 }
@@ -258,14 +306,12 @@ func (tu *turn) stale() bool {
 // End answers the pending model request with a final text and waits for
 // the client request to complete.
 func (tu *turn) End(ctx context.Context) error {
-	tu.mu.Lock()
-	defer tu.mu.Unlock()
+	tu.calls.Lock()
+	defer tu.calls.Unlock()
 	if tu.stale() {
 		return nil
 	}
-	if tu.pending != nil {
-		req := tu.pending
-		tu.pending = nil
+	if req := tu.take(); req != nil {
 		if err := req.Respond(fakemodel.Reply{Text: finalAnswer}); err != nil {
 			select {
 			case <-tu.done:
@@ -284,26 +330,24 @@ func (tu *turn) End(ctx context.Context) error {
 }
 
 // Abort asks the gateway to abort the run and waits for its client
-// request to end.
+// request to end. It may land while a call runs.
 func (tu *turn) Abort(ctx context.Context) error {
-	tu.mu.Lock()
-	defer tu.mu.Unlock()
 	p, gen, err := tu.t.current()
 	if err != nil || gen != tu.gen {
 		return nil
 	}
 	select {
 	case <-tu.done:
-		tu.pending = nil
+		tu.take()
 		return nil
 	default:
 	}
 	if err := tu.t.do(ctx, p, http.MethodPost, "/v1/turns/"+tu.id+"/abort", struct{}{}, nil); err != nil {
 		return err
 	}
-	tu.pending = nil
 	select {
 	case <-tu.done:
+		tu.take()
 		return nil
 	case <-ctx.Done():
 		return fmt.Errorf("gateway turn %s did not end after abort: %w", tu.id, ctx.Err())

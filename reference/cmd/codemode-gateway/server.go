@@ -216,8 +216,10 @@ func (g *gateway) serveAbort(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "unknown_turn", "no turn "+strconv.Quote(r.PathValue("id")))
 		return
 	}
-	lt.cancel(errAborted)
+	// The run learns it was aborted before its context ends, so a cell in
+	// progress fails as aborted (CM-8.38).
 	lt.tu.Abort()
+	lt.cancel(errAborted)
 	writeJSON(w, http.StatusOK, map[string]any{"aborted": true})
 }
 
