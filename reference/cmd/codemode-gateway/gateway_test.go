@@ -305,3 +305,64 @@ func mustJSON(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+// TestLoopDoesNotBlockOthers runs a turn whose exec loops forever and,
+// meanwhile, a second turn to its end; only then is the first aborted, so
+// the second finished while the loop ran (and the loop ends as aborted,
+// not by its deadline).
+func TestLoopDoesNotBlockOthers(t *testing.T) {
+	tg := startGateway(t, apiResponses, true, nil)
+	execCall := func(id, code string) fakemodel.Reply {
+		args, _ := json.Marshal(map[string]string{"code": code})
+		return fakemodel.Reply{ToolCalls: []fakemodel.ToolCall{{ID: id, Name: "exec", Arguments: args}}}
+	}
+	loopDone := tg.startTurn(t, "loop", "a")
+	req, err := tg.model.Next(ctxT(t), "loop")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := req.Respond(execCall("call_loop", "while (true) {}")); err != nil {
+		t.Fatal(err)
+	}
+
+	quickDone := tg.startTurn(t, "quick", "b")
+	req, err = tg.model.Next(ctxT(t), "quick")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := req.Respond(execCall("call_quick", "return 6 * 7")); err != nil {
+		t.Fatal(err)
+	}
+	req, err = tg.model.Next(ctxT(t), "quick")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, _ := req.ToolOutput("call_quick"); !strings.Contains(out, `"value": 42`) {
+		t.Fatalf("quick exec output = %s", out)
+	}
+	if err := req.Respond(fakemodel.Reply{Text: "quick done"}); err != nil {
+		t.Fatal(err)
+	}
+	if res := <-quickDone; res["status"] != "completed" {
+		t.Fatalf("quick turn = %v", res)
+	}
+
+	resp, err := http.Post(tg.srv.URL+"/v1/turns/loop/abort", "application/json", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if res := <-loopDone; res["status"] != "cancelled" {
+		t.Fatalf("loop turn = %v, want cancelled", res)
+	}
+	var tr struct {
+		Records []struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		} `json:"records"`
+	}
+	getJSON(t, tg.srv.URL+"/v1/transcript?sessionKey=a", &tr)
+	if n := len(tr.Records); n != 2 || !strings.Contains(tr.Records[1].Text, "code mode execution aborted") {
+		t.Fatalf("loop transcript = %+v, want its exec aborted", tr.Records)
+	}
+}
