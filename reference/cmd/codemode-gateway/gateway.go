@@ -147,7 +147,12 @@ func (g *gateway) runTurn(ctx context.Context, req turnRequest) (string, error) 
 		defs = append(defs, toolDef{Name: d.Name, Description: d.Description, Parameters: d.Parameters})
 		prov.visible = append(prov.visible, d.Name)
 	}
-	conv := slices.Clone(req.Input)
+	history, err := g.history(req.SessionKey)
+	if err != nil {
+		tu.Abort()
+		return "", err
+	}
+	conv := append(history, req.Input...)
 	for range maxSteps {
 		a, err := prov.complete(ctx, conv, defs)
 		if errors.Is(err, errPayload) {
@@ -188,6 +193,50 @@ func (g *gateway) runTurn(ctx context.Context, req turnRequest) (string, error) 
 	}
 	tu.Abort()
 	return "", fmt.Errorf("turn %s: more than %d model requests", req.TurnID, maxSteps)
+}
+
+// history replays a session's transcript as the start of a model
+// conversation: every earlier tool call with its result, in order. A call
+// without a result (its process ended mid-call) is left out, so the
+// conversation stays valid.
+func (g *gateway) history(sessionKey string) ([]item, error) {
+	recs, err := g.sys.Transcript(sessionKey)
+	if err != nil {
+		return nil, err
+	}
+	type record struct {
+		Type       string          `json:"type"`
+		ToolCallID string          `json:"toolCallId"`
+		Name       string          `json:"name"`
+		Arguments  json.RawMessage `json:"arguments"`
+		Text       string          `json:"text"`
+	}
+	results := map[string]string{}
+	parsed := make([]record, 0, len(recs))
+	for _, raw := range recs {
+		var r record
+		if err := json.Unmarshal(raw, &r); err != nil {
+			return nil, fmt.Errorf("transcript of %q: %w", sessionKey, err)
+		}
+		parsed = append(parsed, r)
+		if r.Type == "tool_result" {
+			results[r.ToolCallID] = r.Text
+		}
+	}
+	var out []item
+	for _, r := range parsed {
+		out2, ok := results[r.ToolCallID]
+		if r.Type != "tool_call" || !ok {
+			continue
+		}
+		args := string(r.Arguments)
+		if args == "" {
+			args = "{}"
+		}
+		out = append(out, item{Type: "function_call", CallID: r.ToolCallID, Name: r.Name, Arguments: args},
+			item{Type: "function_call_output", CallID: r.ToolCallID, Output: out2})
+	}
+	return out, nil
 }
 
 // call runs one model tool call and returns the output the model gets:

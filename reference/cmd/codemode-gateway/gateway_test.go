@@ -366,3 +366,53 @@ func TestLoopDoesNotBlockOthers(t *testing.T) {
 		t.Fatalf("loop transcript = %+v, want its exec aborted", tr.Records)
 	}
 }
+
+// TestSessionReplay starts a second turn of a session: its model
+// conversation replays the first turn's exec call and result from the
+// transcript, before the new user message.
+func TestSessionReplay(t *testing.T) {
+	for _, api := range []string{apiResponses, apiCompletions} {
+		t.Run(api, func(t *testing.T) {
+			tg := startGateway(t, api, false, nil)
+			done := tg.startTurn(t, "first", "s")
+			req, err := tg.model.Next(ctxT(t), "first")
+			if err != nil {
+				t.Fatal(err)
+			}
+			args := json.RawMessage(`{"code":"return 1 + 1"}`)
+			if err := req.Respond(fakemodel.Reply{ToolCalls: []fakemodel.ToolCall{{ID: "call_a", Name: "exec", Arguments: args}}}); err != nil {
+				t.Fatal(err)
+			}
+			if req, err = tg.model.Next(ctxT(t), "first"); err != nil {
+				t.Fatal(err)
+			}
+			firstOut, _ := req.ToolOutput("call_a")
+			if err := req.Respond(fakemodel.Reply{Text: "two"}); err != nil {
+				t.Fatal(err)
+			}
+			<-done
+
+			done = tg.startTurn(t, "second", "s")
+			if req, err = tg.model.Next(ctxT(t), "second"); err != nil {
+				t.Fatal(err)
+			}
+			type it struct{ Type, Role, Text, CallID, Name, Arguments, Output string }
+			var got []it
+			for _, x := range req.Items {
+				got = append(got, it{x.Type, x.Role, x.Text, x.CallID, x.Name, x.Arguments, x.Output})
+			}
+			want := []it{
+				{Type: "function_call", CallID: "call_a", Name: "exec", Arguments: string(args)},
+				{Type: "function_call_output", CallID: "call_a", Output: firstOut},
+				{Type: "message", Role: "user", Text: "second"},
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Fatalf("second turn's conversation (-want +got):\n%s", diff)
+			}
+			if err := req.Respond(fakemodel.Reply{Text: "ok"}); err != nil {
+				t.Fatal(err)
+			}
+			<-done
+		})
+	}
+}
