@@ -8,23 +8,31 @@ import "github.com/tetratelabs/wazero/experimental"
 // 2 MiB covers both for ordinary cells (BENCHMARKS.md, P2).
 const initialMemoryCapacity = 2 << 20
 
+// growthDivisor sets how much capacity a move adds: the old capacity
+// divided by it (1: the capacity doubles). BenchmarkMemoryGrowth compares
+// policies: a fresh VM loading a 10,000-entry catalog spends 19 % less CPU
+// doubling than adding a quarter, one loading 1,000 entries 32 % less.
+var growthDivisor uint64 = 1
+
 // linearMemory allocates a VM's linear memory as a Go slice with spare
 // capacity. wazero's default memory has no spare capacity, so every
 // memory.grow reallocates and copies the whole memory; here growing within
-// the capacity copies nothing, and moving grows the capacity by a quarter,
-// so a guest that grows its heap step by step costs amortized linear time
-// while never holding more than a quarter of its size unused.
+// the capacity copies nothing, and moving doubles the capacity, so a guest
+// that grows its heap step by step (a large ALL_TOOLS) costs amortized
+// linear time with few copies. Capacity past the length is never touched
+// by the guest, so it is not resident until memory.grow reaches it.
 type linearMemory struct{}
 
 func (linearMemory) Allocate(capBytes, maxBytes uint64) experimental.LinearMemory {
 	c := min(max(capBytes, initialMemoryCapacity), maxBytes)
-	return &sliceMemory{buf: make([]byte, 0, c), max: maxBytes}
+	return &sliceMemory{buf: make([]byte, 0, c), max: maxBytes, div: growthDivisor}
 }
 
 // sliceMemory is one VM's linear memory.
 type sliceMemory struct {
 	buf []byte
 	max uint64
+	div uint64 // growthDivisor when allocated
 }
 
 // Reallocate returns the memory grown to size bytes, or nil past the
@@ -37,7 +45,7 @@ func (m *sliceMemory) Reallocate(size uint64) []byte {
 		m.buf = m.buf[:size]
 		return m.buf
 	}
-	grown := make([]byte, size, min(max(size, uint64(cap(m.buf))+uint64(cap(m.buf))/4), m.max))
+	grown := make([]byte, size, min(max(size, uint64(cap(m.buf))+uint64(cap(m.buf))/m.div), m.max))
 	copy(grown, m.buf)
 	m.buf = grown
 	return grown

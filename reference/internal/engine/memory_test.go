@@ -51,3 +51,21 @@ func TestSliceMemory(t *testing.T) {
 		t.Error("Free kept the memory")
 	}
 }
+
+func TestSliceMemoryDoublesWhenItMoves(t *testing.T) {
+	m := linearMemory{}.Allocate(65536, 8*initialMemoryCapacity).(*sliceMemory)
+	tests := []struct {
+		size    uint64
+		wantCap int
+	}{
+		{initialMemoryCapacity, initialMemoryCapacity},
+		{initialMemoryCapacity + 1, 2 * initialMemoryCapacity},
+		{3 * initialMemoryCapacity, 4 * initialMemoryCapacity},
+		{5 * initialMemoryCapacity, 8 * initialMemoryCapacity}, // doubling stops at the maximum
+	}
+	for _, tc := range tests {
+		if got := cap(m.Reallocate(tc.size)); got != tc.wantCap {
+			t.Errorf("Reallocate(%d): capacity %d, want %d", tc.size, got, tc.wantCap)
+		}
+	}
+}
