@@ -17,6 +17,7 @@
 // with different prompts never mix. Requests nobody waits for (a sub-agent's
 // turns, say) can be answered at once with [Server.SetFallback]; keys
 // registered with [Server.Expect] are always queued for [Server.Next].
+// [Server.SetKeyFunc] keys conversations another way.
 //
 // # Items
 //

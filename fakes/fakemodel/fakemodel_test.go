@@ -205,6 +205,42 @@ func TestKey(t *testing.T) {
 	}
 }
 
+func TestSetKeyFunc(t *testing.T) {
+	s := newServer(t)
+	s.SetFallback("ok")
+	lastUser := func(items []Item) string {
+		for i := len(items) - 1; i >= 0; i-- {
+			if items[i].Type == "message" && items[i].Role == "user" {
+				return strings.ToUpper(items[i].Text)
+			}
+		}
+		return ""
+	}
+	bodies := []string{
+		`{"model":"m","messages":[{"role":"user","content":"first"},{"role":"user","content":"second"}]}`,
+		`{"model":"m","messages":[{"role":"user","content":"first"},{"role":"user","content":"second"}]}`,
+	}
+	for i, b := range bodies {
+		if i == 1 {
+			s.SetKeyFunc(nil)
+		} else {
+			s.SetKeyFunc(lastUser)
+		}
+		resp, err := post(testContext(t), endpoint(s.URL(), "chat"), json.RawMessage(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	var got []string
+	for _, r := range s.Requests() {
+		got = append(got, r.Key)
+	}
+	if diff := cmp.Diff([]string{"SECOND", "first"}, got); diff != "" {
+		t.Errorf("keys (-want +got):\n%s", diff)
+	}
+}
+
 func TestToolOutput(t *testing.T) {
 	tests := []struct {
 		name   string

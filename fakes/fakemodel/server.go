@@ -28,6 +28,7 @@ type Server struct {
 	mu       sync.Mutex
 	closed   bool
 	fallback *string
+	keyFunc  func([]Item) string
 	expected map[string]bool
 	queues   map[string]*queue
 	requests []*Request
@@ -72,6 +73,17 @@ func (s *Server) SetFallback(text string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.fallback = &text
+}
+
+// SetKeyFunc replaces how later requests are keyed: key receives the
+// normalized conversation and returns its key. The default key is the text
+// of the first user message; a client that decorates user messages (with a
+// timestamp, say) or repeats a session's earlier turns in every request
+// needs its own. A nil key restores the default.
+func (s *Server) SetKeyFunc(key func(items []Item) string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.keyFunc = key
 }
 
 // Expect registers a conversation key the test drives with [Server.Next]:
@@ -170,6 +182,9 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.requests = append(s.requests, req)
+	if perr == nil && s.keyFunc != nil {
+		req.Key = s.keyFunc(req.Items)
+	}
 	var fallback *string
 	if perr == nil && !s.expected[req.Key] && s.fallback != nil {
 		fallback = s.fallback
