@@ -16,14 +16,25 @@ var (
 )
 
 func zstdCodec() (*zstd.Encoder, *zstd.Decoder, error) {
-	zOnce.Do(func() {
-		zEnc, zErr = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1))
-		if zErr != nil {
-			return
-		}
-		zDec, zErr = zstd.NewReader(nil, zstd.WithDecoderConcurrency(0), zstd.WithDecoderMaxMemory(maxMemoryPages*65536+1<<20))
-	})
+	zOnce.Do(func() { zEnc, zDec, zErr = newZstdCodec(false) })
 	return zEnc, zDec, zErr
+}
+
+// newZstdCodec returns the snapshot codec. Frames carry no checksum and
+// the decoder checks none (crc false): every stored snapshot is sealed by
+// an HMAC over its compressed bytes before it can resume (cell/seal.go),
+// so the xxhash of the frame only costs time. Frames written with a
+// checksum still decode. BenchmarkSnapshotCodec compares both.
+func newZstdCodec(crc bool) (*zstd.Encoder, *zstd.Decoder, error) {
+	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(crc))
+	if err != nil {
+		return nil, nil, err
+	}
+	dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(0), zstd.WithDecoderMaxMemory(maxMemoryPages*65536+1<<20), zstd.IgnoreChecksum(!crc))
+	if err != nil {
+		return nil, nil, err
+	}
+	return enc, dec, nil
 }
 
 // Compress returns b compressed with zstd. Snapshots are mostly zero pages
@@ -33,13 +44,17 @@ func Compress(b []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return compressWith(enc, b), nil
+}
+
+func compressWith(enc *zstd.Encoder, b []byte) []byte {
 	out := enc.EncodeAll(b, make([]byte, 0, len(b)/8))
 	if cap(out)-len(out) > len(out)/16 {
 		// The result is kept as long as its run is suspended: do not keep
 		// the encoder's spare capacity with it (BENCHMARKS.md, P6).
 		out = bytes.Clone(out)
 	}
-	return out, nil
+	return out
 }
 
 // ErrTooLarge is returned when decompressed data would exceed the caller's bound.
@@ -51,6 +66,10 @@ func Decompress(b []byte, max int) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return decompressWith(dec, b, max)
+}
+
+func decompressWith(dec *zstd.Decoder, b []byte, max int) ([]byte, error) {
 	h := zstd.Header{}
 	if err := h.Decode(b); err != nil {
 		return nil, err
