@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	codemode "github.com/codemodekit/kit/reference"
@@ -31,6 +32,7 @@ type refRunner struct {
 	// how many it runs in all.
 	concurrency, cells int
 	self               string // this executable, for the memory child
+	lastCPU            time.Duration
 }
 
 func newRefRunner(wasm string, concurrency, cells int) (*refRunner, error) {
@@ -123,12 +125,15 @@ func execArgs(code, lang string) json.RawMessage {
 	return raw
 }
 
-// call runs one exec or wait and returns its payload and duration.
+// call runs one exec or wait and returns its payload and duration; the
+// process CPU time it took is in r.lastCPU.
 func (r *refRunner) call(t *codemode.Turn, name string, args json.RawMessage) (payload, time.Duration, error) {
 	id := name + "_" + strconv.FormatInt(r.calls.Add(1), 10)
+	c0 := procCPU()
 	t0 := time.Now()
 	res, err := t.Call(context.Background(), id, name, args)
 	d := time.Since(t0)
+	r.lastCPU = procCPU() - c0
 	if err != nil {
 		return payload{}, d, err
 	}
@@ -162,7 +167,7 @@ func (r *refRunner) run(w *workload) (map[string]float64, error) {
 		if err := want(p, "completed", w.Want); err != nil {
 			return nil, err
 		}
-		out := map[string]float64{"ms": ms(d)}
+		out := map[string]float64{"ms": ms(d), "ms_cpu": ms(r.lastCPU)}
 		if w.Kind == kindCompute {
 			out["vm"] = ms(d) // the cell is the VM's time plus well under a millisecond
 		}
@@ -179,6 +184,7 @@ func (r *refRunner) run(w *workload) (map[string]float64, error) {
 		if err := want(p, "waiting", ""); err != nil {
 			return nil, err
 		}
+		c1 := r.lastCPU
 		settle() // the wait comes from a later model turn, not back to back
 		q, d2, err := r.call(t, "wait", json.RawMessage(`{"runId":"`+p.RunID+`"}`))
 		if err != nil {
@@ -187,7 +193,7 @@ func (r *refRunner) run(w *workload) (map[string]float64, error) {
 		if err := want(q, "completed", w.Want); err != nil {
 			return nil, err
 		}
-		return map[string]float64{"suspend": ms(d1), "resume": ms(d2)}, nil
+		return map[string]float64{"suspend": ms(d1), "resume": ms(d2), "suspend_cpu": ms(c1), "resume_cpu": ms(r.lastCPU)}, nil
 	case kindThroughput:
 		return r.throughput(w)
 	case kindMemory:
@@ -313,6 +319,15 @@ func rss() uint64 {
 	}
 	pages, _ := strconv.ParseUint(f[1], 10, 64)
 	return pages * uint64(os.Getpagesize())
+}
+
+// procCPU is this process's CPU time, user plus system, over all threads:
+// it counts background work that overlaps a call (GC, a pool refill), and
+// not the time spent waiting for a core on a loaded machine.
+func procCPU() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func heap() uint64 {

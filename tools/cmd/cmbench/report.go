@@ -48,6 +48,7 @@ type row struct {
 	Higher   bool     `json:"higherIsBetter,omitempty"`
 	Catalog  int      `json:"catalog,omitempty"`
 	Ref      *summary `json:"reference,omitempty"`
+	RefCPU   *summary `json:"referenceCPU,omitempty"`
 	Node     *summary `json:"node,omitempty"`
 	NodeRTT  *summary `json:"nodeRoundTrip,omitempty"`
 	NodeLegs float64  `json:"nodeLegs,omitempty"`
@@ -83,11 +84,11 @@ func collect(samples []map[string]float64, key string) *summary {
 func (r *report) add(w *workload, ref, node []map[string]float64) {
 	for i, m := range w.Metrics {
 		rw := row{Workload: w.Name, Title: w.Title, Metric: m.Key, Label: m.Label, Unit: m.Unit, Higher: m.Higher, Catalog: w.Catalog,
-			Ref: collect(ref, m.Key), Node: collect(node, m.Key), NodeNA: w.NodeNA}
+			Ref: collect(ref, m.Key), RefCPU: collect(ref, m.Key+"_cpu"), Node: collect(node, m.Key), NodeNA: w.NodeNA}
 		if m.Key == "v8" || m.Key == "vm" && w.Kind == kindCompute {
 			// The reference has no separate figure for these; the row
 			// compares Node's against the reference's whole cell.
-			rw.Ref = collect(ref, "ms")
+			rw.Ref, rw.RefCPU = collect(ref, "ms"), collect(ref, "ms_cpu")
 		}
 		if i == 0 {
 			rw.NodeRTT = collect(node, "rtt")
