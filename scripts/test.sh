@@ -9,5 +9,5 @@ modules=("$@")
 [[ ${#modules[@]} -eq 0 ]] && modules=(features fixtures fakes conformance reference tools)
 for m in "${modules[@]}"; do
   echo "== go test -race ${m}"
-  (cd "${m}" && GOWORK=off go test -race -count=1 ./...)
+  (cd "${m}" && GOWORK=off go test -race -count=1 -timeout 40m ./...)
 done

@@ -416,27 +416,3 @@ func TestMergeMCPServers(t *testing.T) {
 		})
 	}
 }
-
-func TestTail(t *testing.T) {
-	tests := []struct {
-		limit  int
-		writes []string
-		want   string
-	}{
-		{limit: 8, writes: []string{"abc", "def"}, want: "abcdef"},
-		{limit: 4, writes: []string{"abc", "def"}, want: "[...]cdef"},
-		{limit: 4, writes: []string{"abcdefgh"}, want: "[...]efgh"},
-		{limit: 0, writes: []string{"abc"}, want: ""},
-	}
-	for _, tt := range tests {
-		tl := &tail{limit: tt.limit}
-		for _, w := range tt.writes {
-			if n, err := tl.Write([]byte(w)); n != len(w) || err != nil {
-				t.Errorf("Write(%q) = %d, %v", w, n, err)
-			}
-		}
-		if got := tl.String(); got != tt.want {
-			t.Errorf("tail(%d) of %q = %q, want %q", tt.limit, tt.writes, got, tt.want)
-		}
-	}
-}

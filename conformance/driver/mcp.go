@@ -9,6 +9,7 @@ import (
 	"github.com/codemodekit/kit/conformance"
 	"github.com/codemodekit/kit/conformance/driver/protocol"
 	"github.com/codemodekit/kit/fakes/fakemcp"
+	"github.com/codemodekit/kit/fakes/faketools"
 )
 
 // FakeMCP holds the fake MCP servers of a setup: one fakemcp server on
@@ -63,6 +64,103 @@ func (m *FakeMCP) Close() {
 		m.servers[name].Close()
 	}
 	m.servers, m.order = nil, nil
+}
+
+// MCPSetup runs the MCP servers of a setup for an implementation in
+// another process: the fake ones (FakeMCP) and, with a resolver, the real
+// server fixtures. Config renders them into the setup's configuration.
+// Targets of this package and of conformance/gateway share it.
+type MCPSetup struct {
+	newFixtures func() MCPFixtures
+
+	fake     FakeMCP
+	mu       sync.Mutex
+	fixtures map[string]map[string]any // resolved real servers, by server name
+	resolver MCPFixtures
+}
+
+// NewMCPSetup returns an MCPSetup; newFixtures (nil: none) makes the
+// resolver of real server fixtures on first use.
+func NewMCPSetup(newFixtures func() MCPFixtures) *MCPSetup {
+	return &MCPSetup{newFixtures: newFixtures}
+}
+
+// Start starts the fake servers of s and resolves its real ones, those
+// not done yet, so it may be called again after the setup grew. Without a
+// resolver, real servers stay unresolved (Unresolved).
+func (m *MCPSetup) Start(s *conformance.Setup) error {
+	if err := m.fake.Start(s); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, srv := range s.MCPServers {
+		if _, done := m.fixtures[srv.Name]; srv.Fixture == "" || done || m.newFixtures == nil {
+			continue
+		}
+		if m.resolver == nil {
+			m.resolver = m.newFixtures()
+		}
+		entry, err := m.resolver.Config(srv.Fixture)
+		if err != nil {
+			return err
+		}
+		if m.fixtures == nil {
+			m.fixtures = map[string]map[string]any{}
+		}
+		m.fixtures[srv.Name] = entry
+	}
+	return nil
+}
+
+// Unresolved returns the real servers of s that Start did not resolve.
+func (m *MCPSetup) Unresolved(s *conformance.Setup) []conformance.MCPServer {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []conformance.MCPServer
+	for _, srv := range s.MCPServers {
+		if _, resolved := m.fixtures[srv.Name]; srv.Fixture != "" && !resolved {
+			out = append(out, srv)
+		}
+	}
+	return out
+}
+
+// Config returns the setup's configuration with an mcp.servers entry for
+// every server started or resolved (MergeMCPServers).
+func (m *MCPSetup) Config(s *conformance.Setup) (json.RawMessage, error) {
+	cfg := s.Config
+	if len(cfg) == 0 {
+		cfg = json.RawMessage("{}")
+	}
+	entries := m.fake.Entries()
+	m.mu.Lock()
+	for name, e := range m.fixtures {
+		entries[name] = e
+	}
+	m.mu.Unlock()
+	return MergeMCPServers(cfg, entries)
+}
+
+// Close stops the fake servers and cleans the resolved ones up.
+func (m *MCPSetup) Close() {
+	m.fake.Close()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.resolver != nil {
+		m.resolver.Cleanup()
+	}
+}
+
+// WithoutBehavior returns the specs without their behaviours: what a tool
+// does is the suite's business, not the implementation's.
+func WithoutBehavior(specs []faketools.Spec) []faketools.Spec {
+	out := make([]faketools.Spec, len(specs))
+	for i, s := range specs {
+		s.Behavior = nil
+		out[i] = s
+	}
+	return out
 }
 
 // MergeMCPServers returns config with mcp.servers.<name> set for every

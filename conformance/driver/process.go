@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/codemodekit/kit/conformance/driver/protocol"
+	"github.com/codemodekit/kit/conformance/internal/tail"
 	"github.com/codemodekit/kit/fakes/faketools"
 )
 
@@ -34,7 +35,7 @@ type proc struct {
 	stdin  io.WriteCloser
 	stdout *os.File
 	conn   *protocol.Conn
-	stderr *tail
+	stderr *tail.Buffer
 
 	exited   chan struct{} // closed when the process has been waited for
 	waitErr  error         // cmd.Wait's error, once exited is closed
@@ -56,7 +57,7 @@ func spawn(argv []string, env []string, dir string, stderrLimit int, h func(*pro
 	cmd.Dir = dir
 	cmd.WaitDelay = pipeGrace
 	setProcessGroup(cmd)
-	p := &proc{cmd: cmd, stderr: &tail{limit: stderrLimit}, exited: make(chan struct{}),
+	p := &proc{cmd: cmd, stderr: tail.New(stderrLimit), exited: make(chan struct{}),
 		readDone: make(chan struct{}), turns: map[string][]faketools.Spec{}}
 	cmd.Stderr = p.stderr
 	stdin, err := cmd.StdinPipe()

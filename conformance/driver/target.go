@@ -30,11 +30,7 @@ type target struct {
 
 	setup    *conformance.Setup
 	stateDir string
-	mcp      FakeMCP
-	// fixtures are the resolved real MCP servers, by server name, and
-	// their resolver.
-	fixtures map[string]map[string]any
-	resolver MCPFixtures
+	mcp      *MCPSetup
 
 	mu      sync.Mutex
 	proc    *proc
@@ -48,6 +44,7 @@ func (t *target) base() *target { return t }
 
 func (t *target) Start(ctx context.Context, s *conformance.Setup) error {
 	t.setup = s
+	t.mcp = NewMCPSetup(t.d.opts.fixtures)
 	dir, err := os.MkdirTemp("", "codemode-driver-state-")
 	if err != nil {
 		return err
@@ -58,10 +55,10 @@ func (t *target) Start(ctx context.Context, s *conformance.Setup) error {
 
 // boot starts a process for the current setup: hello, then start.
 func (t *target) boot(ctx context.Context) error {
-	if err := t.startMCP(); err != nil {
+	if err := t.mcp.Start(t.setup); err != nil {
 		return err
 	}
-	cfg, err := t.config()
+	cfg, err := t.mcp.Config(t.setup)
 	if err != nil {
 		return err
 	}
@@ -80,12 +77,10 @@ func (t *target) boot(ctx context.Context) error {
 	if _, err := t.d.handshake(ctx, p, t.hello); err != nil {
 		return err
 	}
-	params := protocol.StartParams{Config: cfg, Tools: withoutBehavior(t.setup.Tools), MCPFixtures: []protocol.MCPFixture{},
+	params := protocol.StartParams{Config: cfg, Tools: WithoutBehavior(t.setup.Tools), MCPFixtures: []protocol.MCPFixture{},
 		Namespaces: []protocol.Namespace{}, RolledBack: append([]string{}, t.setup.RolledBack...), Runtime: t.setup.Runtime, StateDir: t.stateDir}
-	for _, srv := range t.setup.MCPServers {
-		if _, resolved := t.fixtures[srv.Name]; srv.Fixture != "" && !resolved {
-			params.MCPFixtures = append(params.MCPFixtures, protocol.MCPFixture{Name: srv.Name, Fixture: srv.Fixture})
-		}
+	for _, srv := range t.mcp.Unresolved(t.setup) {
+		params.MCPFixtures = append(params.MCPFixtures, protocol.MCPFixture{Name: srv.Name, Fixture: srv.Fixture})
 	}
 	for _, ns := range t.setup.Namespaces {
 		params.Namespaces = append(params.Namespaces, protocol.Namespace{PluginID: ns.PluginID, Registration: ns.Registration})
@@ -112,59 +107,6 @@ func (t *target) boot(ctx context.Context) error {
 	return nil
 }
 
-// startMCP starts the fake MCP servers of the setup and resolves its real
-// ones, those not done yet.
-func (t *target) startMCP() error {
-	if err := t.mcp.Start(t.setup); err != nil {
-		return err
-	}
-	if t.d.opts.fixtures == nil {
-		return nil
-	}
-	for _, srv := range t.setup.MCPServers {
-		if _, done := t.fixtures[srv.Name]; srv.Fixture == "" || done {
-			continue
-		}
-		if t.resolver == nil {
-			t.resolver = t.d.opts.fixtures()
-		}
-		entry, err := t.resolver.Config(srv.Fixture)
-		if err != nil {
-			return err
-		}
-		if t.fixtures == nil {
-			t.fixtures = map[string]map[string]any{}
-		}
-		t.fixtures[srv.Name] = entry
-	}
-	return nil
-}
-
-// config is the setup's configuration with the MCP servers the suite
-// runs or resolved: mcp.servers.<name> entries.
-func (t *target) config() (json.RawMessage, error) {
-	cfg := t.setup.Config
-	if len(cfg) == 0 {
-		cfg = json.RawMessage("{}")
-	}
-	entries := t.mcp.Entries()
-	for name, e := range t.fixtures {
-		entries[name] = e
-	}
-	return MergeMCPServers(cfg, entries)
-}
-
-// withoutBehavior returns the specs without their behaviours: what a tool
-// does is the suite's business, not the implementation's.
-func withoutBehavior(specs []faketools.Spec) []faketools.Spec {
-	out := make([]faketools.Spec, len(specs))
-	for i, s := range specs {
-		s.Behavior = nil
-		out[i] = s
-	}
-	return out
-}
-
 // current returns the running process.
 func (t *target) current() (*proc, error) {
 	t.mu.Lock()
@@ -183,10 +125,10 @@ func (t *target) StartTurn(ctx context.Context, spec conformance.TurnSpec) (conf
 	if err != nil {
 		return nil, err
 	}
-	if err := t.startMCP(); err != nil {
+	if err := t.mcp.Start(t.setup); err != nil {
 		return nil, err
 	}
-	cfg, err := t.config()
+	cfg, err := t.mcp.Config(t.setup)
 	if err != nil {
 		return nil, err
 	}
@@ -197,7 +139,7 @@ func (t *target) StartTurn(ctx context.Context, spec conformance.TurnSpec) (conf
 	tools := slices.Clone(t.setup.Tools)
 	p.addTurn(id, tools)
 	params := protocol.TurnStartParams{TurnID: id, AgentID: spec.AgentID, SessionID: spec.SessionID, SessionKey: spec.SessionKey,
-		RunID: spec.RunID, DisableTools: spec.DisableTools, NoTools: spec.NoTools, Config: cfg, Tools: withoutBehavior(tools)}
+		RunID: spec.RunID, DisableTools: spec.DisableTools, NoTools: spec.NoTools, Config: cfg, Tools: WithoutBehavior(tools)}
 	var res protocol.TurnStartResult
 	if err := callProc(ctx, p, protocol.MethodTurnStart, params, &res); err != nil {
 		return nil, err
@@ -260,9 +202,8 @@ func (t *target) Close() error {
 			err = p.failure(FailureExited, serr)
 		}
 	}
-	t.mcp.Close()
-	if t.resolver != nil {
-		t.resolver.Cleanup()
+	if t.mcp != nil {
+		t.mcp.Close()
 	}
 	if t.stateDir != "" {
 		_ = os.RemoveAll(t.stateDir)

@@ -7,9 +7,10 @@ import (
 	"io"
 	"os/exec"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
+
+	"github.com/codemodekit/kit/conformance/internal/tail"
 )
 
 // stderrLimit is how much of a gateway's stderr a failure quotes.
@@ -22,7 +23,7 @@ const readyTimeout = 60 * time.Second
 type process struct {
 	cmd    *exec.Cmd
 	url    string // the base URL it serves, without a trailing slash
-	stderr *tail
+	stderr *tail.Buffer
 	exited chan struct{}
 	err    error // cmd.Wait's, once exited is closed
 }
@@ -36,7 +37,7 @@ func spawn(argv, env []string, dir string) (*process, error) {
 	cmd.Env, cmd.Dir = env, dir
 	cmd.WaitDelay = 2 * time.Second
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	p := &process{cmd: cmd, stderr: &tail{limit: stderrLimit}, exited: make(chan struct{})}
+	p := &process{cmd: cmd, stderr: tail.New(stderrLimit), exited: make(chan struct{})}
 	cmd.Stderr = p.stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -103,32 +104,4 @@ func (p *process) failure(err error) error {
 		return fmt.Errorf("%w\ngateway stderr:\n%s", err, s)
 	}
 	return err
-}
-
-// A tail keeps the last limit bytes written to it.
-type tail struct {
-	mu    sync.Mutex
-	limit int
-	buf   []byte
-	cut   bool
-}
-
-func (t *tail) Write(b []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.buf = append(t.buf, b...)
-	if over := len(t.buf) - t.limit; over > 0 {
-		t.buf = append(t.buf[:0], t.buf[over:]...)
-		t.cut = true
-	}
-	return len(b), nil
-}
-
-func (t *tail) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.cut {
-		return "[...]" + string(t.buf)
-	}
-	return string(t.buf)
 }

@@ -72,9 +72,7 @@ type target struct {
 	cfgPath  string
 	model    *fakemodel.Server
 	host     *faketools.HTTPHost
-	mcp      driver.FakeMCP
-	fixtures map[string]map[string]any
-	resolver driver.MCPFixtures
+	mcp      *driver.MCPSetup
 
 	mu      sync.Mutex
 	proc    *process
@@ -93,6 +91,7 @@ func (t *target) Start(ctx context.Context, s *conformance.Setup) error {
 	t.cfgPath = filepath.Join(dir, "gateway.json")
 	t.model = fakemodel.NewServer()
 	t.host = faketools.NewHTTPHost(s.Host, nil)
+	t.mcp = driver.NewMCPSetup(t.opts.Fixtures)
 	return t.boot()
 }
 
@@ -135,18 +134,13 @@ func (t *target) boot() error {
 // listed in the order the tool host knows them: the setup's non-client
 // tools, then its client tools (which turns send in the request).
 func (t *target) writeConfig() error {
-	if err := t.startMCP(); err != nil {
+	if err := t.mcp.Start(t.setup); err != nil {
 		return err
 	}
-	cfg := t.setup.Config
-	if len(cfg) == 0 {
-		cfg = json.RawMessage("{}")
+	if srv := t.mcp.Unresolved(t.setup); len(srv) > 0 {
+		return conformance.NotApplicable("real MCP server fixture %q: no fixture resolver", srv[0].Fixture)
 	}
-	entries := t.mcp.Entries()
-	for name, e := range t.fixtures {
-		entries[name] = e
-	}
-	cfg, err := driver.MergeMCPServers(cfg, entries)
+	cfg, err := t.mcp.Config(t.setup)
 	if err != nil {
 		return err
 	}
@@ -170,7 +164,7 @@ func (t *target) writeConfig() error {
 		namespaces[i] = map[string]any{"pluginId": ns.PluginID, "registration": ns.Registration}
 	}
 	doc["codemodekit"] = map[string]any{
-		"model": "fake/fake", "stream": !t.opts.NoStream, "toolHost": t.host.URL(), "tools": withoutBehavior(server),
+		"model": "fake/fake", "stream": !t.opts.NoStream, "toolHost": t.host.URL(), "tools": driver.WithoutBehavior(server),
 		"namespaces": namespaces, "rolledBack": append([]string{}, t.setup.RolledBack...), "runtime": t.setup.Runtime,
 	}
 	if t.setup.SubAgentAnswer != "" {
@@ -208,45 +202,6 @@ func (t *target) tools() (server, client []faketools.Spec) {
 		}
 	}
 	return server, client
-}
-
-// withoutBehavior returns the specs without their behaviours: what a tool
-// does is the suite's business, not the gateway's.
-func withoutBehavior(specs []faketools.Spec) []faketools.Spec {
-	out := make([]faketools.Spec, len(specs))
-	for i, s := range specs {
-		s.Behavior = nil
-		out[i] = s
-	}
-	return out
-}
-
-// startMCP starts the fake MCP servers of the setup and resolves its real
-// ones, those not done yet.
-func (t *target) startMCP() error {
-	if err := t.mcp.Start(t.setup); err != nil {
-		return err
-	}
-	for _, srv := range t.setup.MCPServers {
-		if _, done := t.fixtures[srv.Name]; srv.Fixture == "" || done {
-			continue
-		}
-		if t.opts.Fixtures == nil {
-			return conformance.NotApplicable("real MCP server fixture %q: no fixture resolver", srv.Fixture)
-		}
-		if t.resolver == nil {
-			t.resolver = t.opts.Fixtures()
-		}
-		entry, err := t.resolver.Config(srv.Fixture)
-		if err != nil {
-			return err
-		}
-		if t.fixtures == nil {
-			t.fixtures = map[string]map[string]any{}
-		}
-		t.fixtures[srv.Name] = entry
-	}
-	return nil
 }
 
 // current returns the running gateway and its generation.
@@ -294,9 +249,8 @@ func (t *target) Close() error {
 	if t.host != nil {
 		t.host.Close()
 	}
-	t.mcp.Close()
-	if t.resolver != nil {
-		t.resolver.Cleanup()
+	if t.mcp != nil {
+		t.mcp.Close()
 	}
 	if t.stateDir != "" {
 		_ = os.RemoveAll(t.stateDir)
