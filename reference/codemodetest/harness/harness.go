@@ -133,11 +133,12 @@ func (s *System) Transcript(sessionKey string) ([]json.RawMessage, error) {
 	return marshalEach(recs)
 }
 
-// marshalEach encodes each element of xs.
+// marshalEach encodes each element of xs, without HTML escaping, so that
+// embedded documents (details) keep their bytes.
 func marshalEach[T any](xs []T) ([]json.RawMessage, error) {
 	out := make([]json.RawMessage, 0, len(xs))
 	for _, x := range xs {
-		b, err := json.Marshal(x)
+		b, err := protocol.Marshal(x)
 		if err != nil {
 			return nil, err
 		}
