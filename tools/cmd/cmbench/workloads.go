@@ -48,9 +48,9 @@ var msMetric = []metric{{Key: "ms", Label: "cell", Unit: "ms"}}
 
 func same(n int) int { return n }
 
-// fewer scales heavy workloads down, never below 3 iterations.
-func fewer(div int) func(int) int {
-	return func(n int) int { return max(3, n/div) }
+// fewer scales a workload down to n/div iterations, never below least.
+func fewer(div, least int) func(int) int {
+	return func(n int) int { return max(least, n/div) }
 }
 
 func nestedCode(n int) string {
@@ -93,9 +93,9 @@ func workloads() []*workload {
 	for _, n := range []int{1, 10, 100} {
 		sc := same
 		if n == 10 {
-			sc = fewer(2)
+			sc = fewer(2, 3)
 		} else if n == 100 {
-			sc = fewer(5)
+			sc = fewer(5, 2)
 		}
 		ws = append(ws, &workload{Name: "nested" + strconv.Itoa(n), Title: fmt.Sprintf("cell with %d nested tool call%s", n, plural(n)),
 			Kind: kindExec, Code: nestedCode(n), Want: strconv.Itoa(n), Scale: sc, Heavy: n == 100, Metrics: msMetric})
@@ -103,7 +103,7 @@ func workloads() []*workload {
 	for _, n := range []int{10, 100, 1000, 10000} {
 		sc := same
 		if n >= 1000 {
-			sc = fewer(2)
+			sc = fewer(2, 3)
 		}
 		ws = append(ws, &workload{Name: "search" + strconv.Itoa(n), Title: fmt.Sprintf("`tools.search` over %s tools", thousands(n)),
 			Kind: kindExec, Code: searchCode, Want: "8", Catalog: n, Scale: sc, Metrics: msMetric})
@@ -115,9 +115,9 @@ func workloads() []*workload {
 			NodeNA: "OpenClaw 2026.8.1-beta.1 transpiles TypeScript with the `typescript` package (`ts.transpileModule`, lazily imported); it is not installed here and the harness adds no npm dependencies"},
 		&workload{Name: "compute", Title: "compute-heavy cell (primes below 20,000 + 100,000 multiply-adds)", Kind: kindCompute, Code: computeCode, Want: "2262", Scale: same,
 			Metrics: []metric{{Key: "ms", Label: "cell", Unit: "ms"}, {Key: "vm", Label: "inside the VM", Unit: "ms"}, {Key: "v8", Label: "same JS on Node's V8, no wasm", Unit: "ms"}}},
-		&workload{Name: "suspended64", Title: "64 suspended runs held at once", Kind: kindMemory, Code: yieldCode, Scale: fewer(5), Heavy: true,
+		&workload{Name: "suspended64", Title: "64 suspended runs held at once", Kind: kindMemory, Code: yieldCode, Scale: fewer(5, 2), Heavy: true,
 			Metrics: []metric{{Key: "rss", Label: "resident memory (RSS delta)", Unit: "MiB"}, {Key: "perRun", Label: "RSS per suspended run", Unit: "KiB"}, {Key: "stored", Label: "held per run (reference: Go heap; Node: serialized snapshot)", Unit: "KiB"}}},
-		&workload{Name: "concurrent", Title: "concurrent trivial cells", Kind: kindThroughput, Code: "return 1+2", Want: "3", Scale: fewer(5), Heavy: true,
+		&workload{Name: "concurrent", Title: "concurrent trivial cells", Kind: kindThroughput, Code: "return 1+2", Want: "3", Scale: fewer(5, 2), Heavy: true,
 			Metrics: []metric{{Key: "cps", Label: "throughput", Unit: "cells/s", Higher: true}}},
 	)
 	return ws
