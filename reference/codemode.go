@@ -78,6 +78,27 @@ func (rt *Runtime) Available() error { return rt.engErr }
 // Suspended reports how many code-mode runs are suspended in this process.
 func (rt *Runtime) Suspended() int { return rt.runner.Suspended() }
 
+// Stats are a runtime's resource counts, for leak checks and metrics.
+type Stats struct {
+	// LiveVMs counts the VMs not closed yet, across every runtime of the
+	// process (they share one compiled engine): pooled, running and
+	// abandoned ones.
+	LiveVMs int
+	// PooledVMs counts this runtime's warm VMs waiting for a cell.
+	PooledVMs int
+	// Legs counts this runtime's stretches of guest execution in progress,
+	// including any the watchdog abandoned that have not ended yet.
+	Legs int
+	// Suspended counts this runtime's stored runs.
+	Suspended int
+}
+
+// Stats reports the runtime's resource counts.
+func (rt *Runtime) Stats() Stats {
+	s := rt.runner.Stats()
+	return Stats{LiveVMs: s.LiveVMs, PooledVMs: s.PooledVMs, Legs: s.Legs, Suspended: s.Suspended}
+}
+
 // DebugLog returns the debug lines written so far (SPEC.md chapter 21).
 func (rt *Runtime) DebugLog() string { return rt.debug.text() }
 

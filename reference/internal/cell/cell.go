@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/codemodekit/kit/reference/internal/engine"
@@ -35,6 +36,7 @@ type Runner struct {
 	pool   *pool
 	store  *store
 	sealer *sealer
+	legs   atomic.Int64 // legs whose goroutine has not ended
 	// Events, when set, receives one debug line per run lifecycle event
 	// (suspension, resume, expiry, disposal); never source or inputs.
 	Events func(format string, args ...any)
@@ -68,6 +70,32 @@ func (rn *Runner) Close() {
 
 // Suspended reports how many runs are suspended.
 func (rn *Runner) Suspended() int { return rn.store.len() }
+
+// Stats are the runner's resource counts, for leak checks and metrics.
+type Stats struct {
+	// LiveVMs counts the engine's VMs not yet closed, in every runner of
+	// the process that shares the engine: pooled, running and abandoned.
+	LiveVMs int
+	// PooledVMs counts this runner's ready VMs.
+	PooledVMs int
+	// Legs counts this runner's legs still running, including legs the
+	// watchdog abandoned that have not ended yet.
+	Legs int
+	// Suspended counts this runner's stored runs.
+	Suspended int
+}
+
+// Stats reports the runner's resource counts.
+func (rn *Runner) Stats() Stats {
+	st := Stats{Legs: int(rn.legs.Load()), Suspended: rn.store.len()}
+	if rn.eng != nil {
+		st.LiveVMs = rn.eng.LiveVMs()
+	}
+	if rn.pool != nil {
+		st.PooledVMs = len(rn.pool.ready)
+	}
+	return st
+}
 
 // Drop discards the suspended runs of an agent run (abort, end of turn).
 func (rn *Runner) Drop(agentRunID string) int {
@@ -202,6 +230,9 @@ func (rn *Runner) wait(ctx context.Context, scope Scope, args json.RawMessage) R
 	if msg != "" {
 		return Failed(CodeInvalidInput, PhaseInput, msg)
 	}
+	if !rn.sealer.verify(r) {
+		return rn.refuseUnsealed(r)
+	}
 	s := r.host.Settings()
 	deadline := time.Now().Add(time.Duration(s.TimeoutMs) * time.Millisecond)
 	r.bridge.resolveYields()
@@ -218,8 +249,9 @@ func (rn *Runner) wait(ctx context.Context, scope Scope, args json.RawMessage) R
 	}
 	return rn.supervise(ctx, r, deadline, false, func(l *leg) Result {
 		if !rn.sealer.verify(r) {
-			// Altered or swapped: it never resumes, and the run is gone.
-			return l.fail(failInput, CodeInvalidInput, MsgRunUnavailable)
+			// Altered while the run waited for its host work: it never
+			// resumes, and the leg's end disposes of the run.
+			return rn.refuseUnsealed(r)
 		}
 		bin, err := engine.Decompress(r.snapshot, r.rawSize)
 		if err != nil {
@@ -242,6 +274,16 @@ func (rn *Runner) wait(ctx context.Context, scope Scope, args json.RawMessage) R
 		vm.SetDeadline(deadline)
 		return l.drive()
 	})
+}
+
+// refuseUnsealed ends a wait whose stored snapshot fails its seal (SPEC.md
+// CM-18.19): tampered, swapped, replayed or foreign. The run is disposed,
+// its host work cancelled, and the snapshot is never decompressed, parsed
+// or restored.
+func (rn *Runner) refuseUnsealed(r *run) Result {
+	rn.store.remove(r)
+	rn.event("refused runId=%s reason=seal", r.id)
+	return Failed(CodeInvalidInput, PhaseInput, MsgRunUnavailable)
 }
 
 // noteFunc is the host side of Swarm's phase and log.
@@ -325,7 +367,9 @@ func (rn *Runner) supervise(ctx context.Context, r *run, deadline time.Time, fre
 		once.Do(func() { result <- res; delivered = true })
 		return delivered
 	}
+	rn.legs.Add(1)
 	go func() {
+		defer rn.legs.Add(-1)
 		res := body(l)
 		l.mu.Lock()
 		vm := l.vm

@@ -3,6 +3,7 @@ package cell
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -159,16 +160,22 @@ func TestExec_TimeoutKeepsHostResponsive(t *testing.T) {
 }
 
 // FuzzBridgeRequest feeds arbitrary bridge requests to the host half of the
-// bridge: every one is either accepted or refused with a guest error, never
-// a panic.
+// bridge (CM-18.9): each is refused with one of the exact bridge messages or
+// accepted only when its method and id are valid; an accepted id is refused
+// as a duplicate the second time; catalog reads settle at once with JSON.
 func FuzzBridgeRequest(f *testing.F) {
 	f.Add("call", `{"id":"openclaw:core:echo","input":{}}`, "bridge:call:1")
 	f.Add("search", `{"query":"echo","limit":3}`, "bridge:search:1")
+	f.Add("search", `{"query":"echo","limit":-3}`, "bridge:search:2")
 	f.Add("describe", `{"id":"echo"}`, "bridge:describe:7")
+	f.Add("describe", `{"id":"nope"}`, "bridge:describe:8")
 	f.Add("yield", `{"reason":null}`, "bridge:yield:1")
+	f.Add("yield", `{"reason":{"__proto__":1}}`, "bridge:yield:2")
 	f.Add("namespace", `{"namespace":"mcp","path":"a.b","args":[],"argc":0}`, "bridge:namespace:1")
 	f.Add("bogus", `[]`, "bridge:bogus:01")
 	f.Add("call", `not json`, "bridge:call:0")
+	f.Add("callValue", `{"id":"openclaw:core:echo","input":"\ud800"}`, "bridge:callValue:1\n")
+	refusals := []string{MsgUnsupportedMethod, MsgInvalidBridgeID, MsgDuplicateBridgeID, MsgBridgeRequestTooLarge, MsgTooManyPending}
 	h := newFakeHost(config.Defaults())
 	f.Fuzz(func(t *testing.T, method, args, id string) {
 		b := newBridge(h, 4, "call_1", false)
@@ -176,9 +183,28 @@ func FuzzBridgeRequest(f *testing.F) {
 		c := &engine.HostCall{Args: []engine.Arg{
 			{Kind: engine.String, Str: method}, {Kind: engine.String, Str: args}, {Kind: engine.String, Str: id}}}
 		_, err := b.handle(c)
-		if err == nil {
-			if !guest.Methods[method] || !strings.HasPrefix(id, "bridge:"+method+":") {
-				t.Errorf("accepted method %q id %q", method, id)
+		if err != nil {
+			if !slices.Contains(refusals, err.Error()) {
+				t.Fatalf("request (%q, %q) refused with %q", method, id, err)
+			}
+			if ready, pending := b.state(); len(ready)+len(pending) != 0 || b.dispatchStarted() {
+				t.Fatalf("refused request (%q, %q) was recorded or dispatched", method, id)
+			}
+			return
+		}
+		if !guest.Methods[method] || !strings.HasPrefix(id, "bridge:"+method+":") {
+			t.Fatalf("accepted method %q id %q", method, id)
+		}
+		if _, err := b.handle(c); err == nil || err.Error() != MsgDuplicateBridgeID {
+			t.Fatalf("second request with id %q = %v, want %q", id, err, MsgDuplicateBridgeID)
+		}
+		if method == guest.MethodSearch || method == guest.MethodDescribe {
+			ready, _ := b.state()
+			if len(ready) != 1 {
+				t.Fatalf("%s request did not settle at once", method)
+			}
+			if q := ready[0]; q.ok && !json.Valid([]byte(q.payload)) || !q.ok && q.payload == "" {
+				t.Fatalf("%s request settled with ok=%v payload %q", method, q.ok, q.payload)
 			}
 		}
 	})

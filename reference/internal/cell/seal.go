@@ -8,11 +8,13 @@ import (
 )
 
 // A sealer binds every stored snapshot to its run, its scope, the engine
-// binary and this process with an HMAC. Snapshots never leave the process,
-// so the seal is defense in depth: a snapshot that was altered, swapped
-// between runs or carried over from another process never resumes.
+// binary and this process with an HMAC-SHA256 (SPEC.md CM-18.18 to
+// CM-18.20). Snapshots never leave the process, so the seal is defense in
+// depth: a snapshot that was altered, swapped between runs, replayed from an
+// earlier suspension of the same run, or sealed by another runner or for
+// another engine binary never resumes.
 type sealer struct {
-	key    [32]byte
+	key    [32]byte // random, per runner; never leaves the process
 	digest [32]byte // sha256 of the engine binary
 }
 
@@ -22,6 +24,8 @@ func newSealer(digest [32]byte) *sealer {
 	return s
 }
 
+// sum is the HMAC over every field a resume depends on, each length-prefixed
+// so that no two field lists share an encoding.
 func (s *sealer) sum(r *run) []byte {
 	m := hmac.New(sha256.New, s.key[:])
 	field := func(b []byte) {
@@ -30,24 +34,33 @@ func (s *sealer) sum(r *run) []byte {
 		m.Write(n[:])
 		m.Write(b)
 	}
+	u64 := func(v uint64) {
+		var b [8]byte
+		binary.LittleEndian.PutUint64(b[:], v)
+		field(b[:])
+	}
 	field(s.digest[:])
 	field([]byte(r.id))
 	field([]byte(r.scope.AgentRunID))
 	field([]byte(r.scope.SessionID))
 	field([]byte(r.scope.SessionKey))
 	field([]byte(r.scope.AgentID))
-	var size [8]byte
-	binary.LittleEndian.PutUint64(size[:], uint64(r.rawSize))
-	field(size[:])
-	var ctl [4]byte
-	binary.LittleEndian.PutUint32(ctl[:], uint32(r.ctl))
-	field(ctl[:])
+	u64(r.generation)
+	u64(uint64(r.rawSize))
+	u64(uint64(r.ctl))
 	field(r.snapshot)
 	return m.Sum(nil)
 }
 
-// seal records r's seal; call it after the snapshot and id are final.
-func (s *sealer) seal(r *run) { r.seal = s.sum(r) }
+// seal starts a new generation of r and records its seal; call it after the
+// snapshot and id are final. A seal of an earlier generation no longer
+// verifies, so an older snapshot of the same run cannot be replayed.
+func (s *sealer) seal(r *run) {
+	r.generation++
+	r.seal = s.sum(r)
+}
 
-// verify reports whether r's snapshot is the one sealed for it.
-func (s *sealer) verify(r *run) bool { return len(r.seal) > 0 && hmac.Equal(r.seal, s.sum(r)) }
+// verify reports whether r's snapshot is the one last sealed for it.
+func (s *sealer) verify(r *run) bool {
+	return s != nil && len(r.seal) > 0 && hmac.Equal(r.seal, s.sum(r))
+}

@@ -29,7 +29,10 @@ type run struct {
 	rejected map[uint32]string
 	ctl      engine.Handle // the controller object, valid in restored VMs too
 	seal     []byte        // HMAC binding the snapshot to this run (seal.go)
-	draining bool          // the top-level promise settled with work left
+	// generation counts the run's suspensions; the seal covers it, so only
+	// the latest snapshot verifies.
+	generation uint64
+	draining   bool // the top-level promise settled with work left
 
 	output outputLog
 

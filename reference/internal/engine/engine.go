@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
@@ -44,6 +45,7 @@ type Engine struct {
 	compiled wazero.CompiledModule
 	digest   [32]byte
 	path     string
+	live     atomic.Int64 // instances not yet closed (LiveVMs)
 }
 
 // New loads, verifies and compiles the binary. Every failure to obtain a
@@ -103,6 +105,10 @@ func (e *Engine) Digest() [32]byte { return e.digest }
 
 // Path returns the path the binary was loaded from.
 func (e *Engine) Path() string { return e.path }
+
+// LiveVMs reports how many VMs of e (fresh or restored) are not closed yet.
+// Leak checks compare it before and after a workload.
+func (e *Engine) LiveVMs() int { return int(e.live.Load()) }
 
 // Close releases the runtime and every VM still open.
 func (e *Engine) Close(ctx context.Context) error { return e.runtime.Close(ctx) }

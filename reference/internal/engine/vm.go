@@ -98,6 +98,7 @@ func (e *Engine) instantiate(ctx context.Context) (*VM, error) {
 	}
 	vm.mod = mod
 	vm.mem = mod.Memory()
+	e.live.Add(1)
 	return vm, nil
 }
 
@@ -211,6 +212,7 @@ func (vm *VM) Close() {
 	vm.closed = true
 	if vm.mod != nil {
 		_ = vm.mod.Close(context.Background())
+		vm.engine.live.Add(-1)
 	}
 	vm.frames = [maxDepth]*frame{}
 }
