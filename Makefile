@@ -73,6 +73,20 @@ BENCH_FLAGS ?=
 bench: deps
 	cd tools && $(GO) run ./cmd/cmbench -root .. $(BENCH_FLAGS)
 
+# conformance-openclaw runs the suite against the published OpenClaw
+# (conformance/openclaw): it installs OPENCLAW_VERSION with its Node build
+# from the npm registry into the cache on first use
+# (scripts/openclaw-install.sh, pinned by fixtures/openclaw/<version>/),
+# then runs OpenClaw in a loopback-only network namespace (unshare -n).
+# Slow (a gateway start is 10 s to a minute, a scenario several seconds)
+# and not part of make test. OPENCLAW_FLAGS narrows it, for example
+# OPENCLAW_FLAGS='--profile core --path 04-model-visible-tools.feature'.
+OPENCLAW_VERSION ?= 2026.8.1-beta.1
+OPENCLAW_FLAGS ?=
+.PHONY: conformance-openclaw
+conformance-openclaw:
+	cd tools && $(GO) run ./cmd/conform --target openclaw --openclaw-version $(OPENCLAW_VERSION) --report ../reports/openclaw-$(OPENCLAW_VERSION) $(OPENCLAW_FLAGS)
+
 # check-docs is the documentation check (tools/cmd/checkdocs): every SPEC
 # clause has a scenario or a written exclusion, the configuration table
 # matches the reference, js/ts/go/json blocks parse, relative links resolve,

@@ -8,6 +8,7 @@
 //	        [--seed N] [--concurrency N] [--path FILE[:LINE]] [--update-baseline]
 //	conform --driver 'COMMAND [ARG...]' [--target NAME] [flags as above]
 //	conform --target gateway [--gateway-cmd 'COMMAND {config}'] [--gateway-api API] [flags as above]
+//	conform --target openclaw [--openclaw-version V] [flags as above]
 //
 // --driver runs the suite against any implementation that speaks the
 // driver protocol (conformance/driver/PROTOCOL.md) on its stdin and
@@ -25,6 +26,12 @@
 // model and tool host. Without --gateway-cmd it builds and runs the
 // reference gateway (reference/cmd/codemode-gateway) and reports as
 // reference-gateway; with it, as gateway (conformance/baselines/gateway.txt).
+//
+// --target openclaw runs every scenario through the published OpenClaw
+// gateway (conformance/openclaw), release --openclaw-version installed
+// from npm on first use (scripts/openclaw-install.sh), in a loopback-only
+// network namespace (conform runs itself again under unshare -n), one
+// scenario at a time; it reports as openclaw-<version>.
 //
 // It prints one line per scenario while it runs and ends with the line
 // "conformance: N passed, M failed, K expected-fail". The exit status is 1
@@ -80,6 +87,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	driverCmd := fs.String("driver", "", "command of an implementation speaking conformance/driver/PROTOCOL.md, e.g. \"codemode serve-driver\"")
 	gatewayCmd := fs.String("gateway-cmd", "", "with --target gateway: the gateway command, {config} standing for its configuration file (default: the reference gateway)")
 	gatewayAPI := fs.String("gateway-api", "openai-responses", "with --target gateway: the provider API the gateway is configured with: openai-responses or openai-completions")
+	openclawVersion := fs.String("openclaw-version", defaultOpenClawVersion, "with --target openclaw: the OpenClaw release to install (npm) and run")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -110,6 +118,27 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 		defer cleanup()
+	} else if *target == openclawTarget {
+		// OpenClaw runs in a loopback-only network namespace: installed
+		// first (npm registry), then conform runs again inside it.
+		if _, err := repoRoot(); err == nil && os.Getenv(netnsEnv) == "" {
+			if _, err := openclawInstallFor(*openclawVersion, stderr); err != nil {
+				fmt.Fprintf(stderr, "conform: %v\n", err)
+				return 2
+			}
+		}
+		if code, ok := inNetns(args, stdout, stderr); ok {
+			return code
+		}
+		var err error
+		var cleanup func()
+		info, *target, cleanup, err = openclawInfo(*openclawVersion, stderr)
+		if err != nil {
+			fmt.Fprintf(stderr, "conform: %v\n", err)
+			return 2
+		}
+		defer cleanup()
+		*concurrency = 1
 	} else {
 		var ok bool
 		info, ok = targets[*target]

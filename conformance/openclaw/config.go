@@ -1,0 +1,201 @@
+package openclaw
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/codemodekit/kit/conformance"
+	"github.com/codemodekit/kit/fakes/faketools"
+)
+
+// pluginID is the fixture plugin's id (fixtures/openclaw/plugin).
+const pluginID = "codemodekit-fixture"
+
+// modelRef is the fake model as OpenClaw names it: provider "fake".
+const modelRef = "fake/fake-model"
+
+// A pluginTool is one scenario tool as the fixture plugin registers it.
+type pluginTool struct {
+	Index        int             `json:"index"`
+	Name         string          `json:"name"`
+	Label        string          `json:"label,omitempty"`
+	Description  string          `json:"description,omitempty"`
+	Parameters   json.RawMessage `json:"parameters,omitempty"`
+	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
+	DirectOnly   bool            `json:"directOnly,omitempty"`
+}
+
+// A gatewayConfig is what a gateway is started with; two scenarios with
+// equal keys share a gateway. The scenario's tools are not part of it:
+// the fixture plugin reads them from the scenario file at every turn.
+type gatewayConfig struct {
+	doc   map[string]any // openclaw.json, paths under the gateway root as "{root}"
+	env   []string
+	tools []pluginTool // the scenario's core and plugin tools
+}
+
+// key identifies the configuration.
+func (c gatewayConfig) key() string {
+	b, _ := json.Marshal(struct {
+		Doc map[string]any
+		Env []string
+	}{c.doc, c.env})
+	return string(b)
+}
+
+// names returns the names of the scenario's tools.
+func (c gatewayConfig) names() []string {
+	out := make([]string, len(c.tools))
+	for i, t := range c.tools {
+		out[i] = t.Name
+	}
+	return out
+}
+
+// buildConfig makes the OpenClaw configuration of a setup: the scenario's
+// document (tools.codeMode and everything else it sets) with the fake
+// model as the only provider, the fixture plugin with the setup's core and
+// plugin tools, a loopback HTTP gateway with token auth, and every update,
+// discovery and catalog lookup off. Paths use the placeholder "{root}".
+func buildConfig(s *conformance.Setup, modelURL string, server []faketools.Spec) (gatewayConfig, error) {
+	doc := map[string]any{}
+	if len(s.Config) > 0 {
+		dec := json.NewDecoder(bytes.NewReader(s.Config))
+		dec.UseNumber()
+		if err := dec.Decode(&doc); err != nil || doc == nil {
+			doc = map[string]any{}
+		}
+	}
+	doc["gateway"] = map[string]any{
+		"mode": "local", "port": "{port}", "bind": "loopback",
+		"auth":      map[string]any{"mode": "token", "token": "{token}"},
+		"controlUi": map[string]any{"enabled": false},
+		"tailscale": map[string]any{"mode": "off"},
+		"http": map[string]any{"endpoints": map[string]any{
+			"responses": map[string]any{"enabled": true, "files": map[string]any{"allowUrl": false}, "images": map[string]any{"allowUrl": false}},
+		}},
+	}
+	doc["update"] = map[string]any{"checkOnStart": false, "auto": map[string]any{"enabled": false}}
+	doc["discovery"] = map[string]any{"mdns": map[string]any{"mode": "off"}}
+	models := object(doc, "models")
+	models["mode"] = "replace"
+	models["catalogRefresh"] = map[string]any{"enabled": false}
+	models["providers"] = map[string]any{"fake": map[string]any{
+		"baseUrl": modelURL, "apiKey": "fake-local", "api": "openai-responses",
+		"models": []any{map[string]any{
+			"id": "fake-model", "name": "Fake Model", "reasoning": false, "input": []any{"text"},
+			"cost":          map[string]any{"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0},
+			"contextWindow": 128000, "maxTokens": 4096,
+		}},
+	}}
+	defaults := object(object(doc, "agents"), "defaults")
+	defaults["model"] = map[string]any{"primary": modelRef}
+	defaults["workspace"] = "{root}/work"
+	defaults["skipBootstrap"] = true
+	doc["logging"] = map[string]any{"file": "{root}/logs/openclaw.log"}
+
+	tools := make([]pluginTool, len(server))
+	for i, sp := range server {
+		tools[i] = pluginTool{Index: i, Name: sp.Name, Label: sp.Label, Description: sp.Description,
+			Parameters: sp.Schema(), OutputSchema: sp.OutputSchema, DirectOnly: sp.DirectOnly}
+	}
+	plugins := object(doc, "plugins")
+	object(plugins, "load")["paths"] = []any{"{root}/plugin"}
+
+	keys := make([]string, 0, len(s.Env))
+	for k := range s.Env {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	env := make([]string, len(keys))
+	for i, k := range keys {
+		env[i] = k + "=" + s.Env[k]
+	}
+	return gatewayConfig{doc: doc, tools: tools, env: env}, nil
+}
+
+// object returns doc[key] as an object, making it if needed.
+func object(doc map[string]any, key string) map[string]any {
+	m, ok := doc[key].(map[string]any)
+	if !ok {
+		m = map[string]any{}
+		doc[key] = m
+	}
+	return m
+}
+
+// write lays out a gateway root: the configuration (placeholders filled
+// in), the fixture plugin with a manifest declaring the tools, and the
+// home, state, tmp, work and logs directories.
+func (c gatewayConfig) write(root, pluginSrc, token string, port int, names []string) error {
+	object(object(c.doc, "plugins"), "entries")[pluginID] = map[string]any{
+		"enabled": true,
+		"config":  map[string]any{"scenarioFile": "{root}/scenario.json", "names": names},
+	}
+	defer delete(object(object(c.doc, "plugins"), "entries"), pluginID)
+	for _, d := range []string{"home", "state", "tmp", "work", "logs", "plugin"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o700); err != nil {
+			return err
+		}
+	}
+	b, err := json.MarshalIndent(c.doc, "", "  ")
+	if err != nil {
+		return err
+	}
+	b = bytes.ReplaceAll(b, []byte(`"{port}"`), []byte(jsonInt(port)))
+	b = bytes.ReplaceAll(b, []byte("{token}"), []byte(token))
+	b = bytes.ReplaceAll(b, []byte("{root}"), []byte(root))
+	if err := os.WriteFile(filepath.Join(root, "openclaw.json"), b, 0o600); err != nil {
+		return err
+	}
+	index, err := os.ReadFile(filepath.Join(pluginSrc, "index.js"))
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(root, "plugin", "index.js"), index, 0o600); err != nil {
+		return err
+	}
+	manifest := map[string]any{
+		"id": pluginID, "name": "Code Mode Kit fixture",
+		"description":  "Scenario tools of the Code Mode Kit conformance suite, run by its tool host.",
+		"contracts":    map[string]any{"tools": names},
+		"activation":   map[string]any{"onStartup": true},
+		"configSchema": map[string]any{"type": "object", "additionalProperties": true},
+	}
+	pkg := map[string]any{
+		"name": "codemodekit-openclaw-fixture", "version": "0.0.0", "private": true, "type": "module",
+		"openclaw": map[string]any{"extensions": []any{"./index.js"}},
+	}
+	for name, v := range map[string]any{"openclaw.plugin.json": manifest, "package.json": pkg} {
+		b, err := json.MarshalIndent(v, "", "  ")
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(root, "plugin", name), b, 0o600); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeScenario writes the scenario file the fixture plugin reads: the
+// tool host's URL and the scenario's tools.
+func writeScenario(root, toolHost string, tools []pluginTool) error {
+	b, err := json.Marshal(map[string]any{"toolHost": toolHost, "tools": tools})
+	if err != nil {
+		return err
+	}
+	tmp := filepath.Join(root, "scenario.json.tmp")
+	if err := os.WriteFile(tmp, b, 0o600); err != nil {
+		return err
+	}
+	return os.Rename(tmp, filepath.Join(root, "scenario.json"))
+}
+
+func jsonInt(n int) string {
+	b, _ := json.Marshal(n)
+	return string(b)
+}

@@ -1,0 +1,25 @@
+// Package openclaw is the conformance suite's target for the published
+// OpenClaw gateway (npm package openclaw): it runs scenarios through a real
+// `openclaw gateway`, driven as a model and an HTTP client drive it, and
+// reports what OpenClaw does. It never rewrites OpenClaw's answers.
+//
+// A [Runner] owns what its scenarios share: the fake model provider
+// (fakes/fakemodel), a tool-host front whose URL stays the same while each
+// scenario's tool host (fakes/faketools.HTTPHost) sits behind it, and one
+// running gateway. Scenarios whose generated OpenClaw configuration is the
+// same reuse that gateway (OpenClaw needs a restart for any configuration
+// change and takes about 10 s to start); a different configuration stops
+// it by PID and starts another.
+//
+// Scenario tools (core and plugin) are registered by the fixture plugin
+// fixtures/openclaw/plugin, which delegates every call to the tool host;
+// client tools go in the turn's request. A turn is one POST /v1/responses
+// with the turn's key as input and its own session key; the gateway's
+// model requests carry the model-visible tools and the tool outputs.
+// Structured details and error flags come from the session transcript
+// OpenClaw writes under its state directory.
+//
+// OpenClaw must never reach anything but loopback: [LoopbackOnly] refuses
+// to start it unless the process runs in a network namespace whose only
+// interface is lo (conform re-executes itself under `unshare -n`).
+package openclaw

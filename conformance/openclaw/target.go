@@ -1,0 +1,96 @@
+package openclaw
+
+import (
+	"context"
+	"net/url"
+	"slices"
+
+	"github.com/codemodekit/kit/conformance"
+	"github.com/codemodekit/kit/fakes/faketools"
+)
+
+// target is one scenario: its tool host behind the runner's front, and
+// the gateway that runs its configuration.
+type target struct {
+	r     *Runner
+	id    int
+	setup *conformance.Setup
+	host  *faketools.HTTPHost
+	gw    *gateway
+}
+
+func (t *target) Start(ctx context.Context, s *conformance.Setup) error {
+	t.setup = s
+	if err := expressible(s); err != nil {
+		return err
+	}
+	t.host = faketools.NewHTTPHost(s.Host, nil)
+	u, err := url.Parse(t.host.URL())
+	if err != nil {
+		return err
+	}
+	t.r.setHost(u)
+	return nil
+}
+
+// expressible reports, as not applicable, a setup OpenClaw cannot be
+// given.
+func expressible(s *conformance.Setup) error {
+	switch {
+	case s.Runtime != "":
+		return conformance.NotApplicable("openclaw: the runtime is bundled with OpenClaw; a %s quickjs-wasi binary cannot be set up", s.Runtime)
+	case len(s.Namespaces) > 0 || len(s.RolledBack) > 0:
+		return conformance.NotApplicable("openclaw: internal namespace registrations are absent from Era B releases (SPEC.md Appendix A #17)")
+	case len(s.MCPServers) > 0:
+		return conformance.NotApplicable("openclaw target: MCP servers are not wired into the generated configuration yet")
+	case s.SubAgentAnswer != "":
+		return conformance.NotApplicable("openclaw target: Swarm sub-agents are not scripted")
+	}
+	for _, sp := range s.Tools {
+		if sp.RequiresApproval {
+			return conformance.NotApplicable("openclaw target: tool approvals are not routed to the tool host")
+		}
+	}
+	return nil
+}
+
+// tools splits the setup's tools into those the fixture plugin registers
+// and the client tools a turn's request carries.
+func (t *target) tools() (server, client []faketools.Spec) {
+	for _, s := range t.setup.Tools {
+		if s.Source == "client" {
+			client = append(client, s)
+		} else {
+			server = append(server, s)
+		}
+	}
+	return server, client
+}
+
+// prepare makes sure a gateway runs the setup's current configuration;
+// fresh reports a gateway started for it.
+func (t *target) prepare() (fresh bool, err error) {
+	if err := expressible(t.setup); err != nil {
+		return false, err
+	}
+	server, client := t.tools()
+	t.host.SetSpecs(append(slices.Clone(server), client...))
+	cfg, err := buildConfig(t.setup, t.r.model.URL(), server)
+	if err != nil {
+		return false, err
+	}
+	g, fresh, err := t.r.gateway(cfg)
+	if err != nil {
+		return false, err
+	}
+	t.gw = g
+	return fresh, nil
+}
+
+func (t *target) Close() error {
+	if t.host != nil {
+		t.r.setHost(nil)
+		t.host.Close()
+	}
+	return nil
+}

