@@ -60,7 +60,10 @@ func procField(path, key string) string {
 func gitState(root string) (commit, tree string, dirty bool) {
 	commit = gitOut(root, "rev-parse", "HEAD")
 	tree = gitOut(root, "rev-parse", "HEAD:reference")
-	dirty = gitOut(root, "status", "--porcelain", "--", "reference", filepath.Join("tools", "cmd", "cmbench")) != ""
+	// node_modules is ignored, but a symlink to it (a worktree borrowing
+	// the main tree's packages) is not matched by "node_modules/".
+	dirty = gitOut(root, "status", "--porcelain", "--", "reference", filepath.Join("tools", "cmd", "cmbench"),
+		":!reference/node_modules") != ""
 	return commit, tree, dirty
 }
 
