@@ -30,7 +30,11 @@ func newZstdCodec(crc bool) (*zstd.Encoder, *zstd.Decoder, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(0), zstd.WithDecoderMaxMemory(maxMemoryPages*65536+1<<20), zstd.IgnoreChecksum(!crc))
+	// The cap limit makes DecodeAll stop at the capacity of its destination,
+	// so Decompress's bound also holds for frames that do not declare their
+	// size and for trailing frames (TestDecompress_BoundsFramesWithoutContentSize).
+	dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(0), zstd.WithDecoderMaxMemory(maxMemoryPages*65536+1<<20), zstd.IgnoreChecksum(!crc),
+		zstd.WithDecodeAllCapLimit(true))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -60,7 +64,8 @@ func compressWith(enc *zstd.Encoder, b []byte) []byte {
 // ErrTooLarge is returned when decompressed data would exceed the caller's bound.
 var ErrTooLarge = errors.New("engine: decompressed data exceeds its bound")
 
-// Decompress reverses Compress, refusing output larger than max bytes.
+// Decompress reverses Compress, refusing output larger than max bytes. It
+// never allocates much more than max, whatever the input declares.
 func Decompress(b []byte, max int) ([]byte, error) {
 	_, dec, err := zstdCodec()
 	if err != nil {
@@ -70,6 +75,9 @@ func Decompress(b []byte, max int) ([]byte, error) {
 }
 
 func decompressWith(dec *zstd.Decoder, b []byte, max int) ([]byte, error) {
+	if max < 0 {
+		max = 0
+	}
 	h := zstd.Header{}
 	if err := h.Decode(b); err != nil {
 		return nil, err
@@ -77,7 +85,10 @@ func decompressWith(dec *zstd.Decoder, b []byte, max int) ([]byte, error) {
 	if h.HasFCS && h.FrameContentSize > uint64(max) {
 		return nil, ErrTooLarge
 	}
-	out, err := dec.DecodeAll(b, nil)
+	out, err := dec.DecodeAll(b, make([]byte, 0, max))
+	if errors.Is(err, zstd.ErrDecoderSizeExceeded) {
+		return nil, ErrTooLarge
+	}
 	if err != nil {
 		return nil, err
 	}
