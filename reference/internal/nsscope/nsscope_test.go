@@ -2,10 +2,12 @@ package nsscope
 
 import (
 	"encoding/json"
+	"fmt"
 	"math/big"
 	"strings"
 	"testing"
 
+	"github.com/codemodekit/kit/reference/internal/guest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -85,13 +87,19 @@ func TestResolve(t *testing.T) {
 }
 
 // FuzzSerialize serializes arbitrary JSON scopes (with "$tool" markers) and
-// resolves arbitrary paths: errors are exact messages, never panics, and
-// every callable resolves.
+// resolves arbitrary paths (CM-15.11 to CM-15.18): errors are exact
+// messages, never panics; the descriptor is JSON whose keys are all safe
+// segments and whose call nodes are exactly the callables; Resolve answers
+// a callable only for its own path and otherwise names the first bad
+// segment or the whole path.
 func FuzzSerialize(f *testing.F) {
 	f.Add(`{"a":{"b":{"$tool":"x"}},"c":[1,2]}`, "a.b")
 	f.Add(`{"__proto__":1}`, "__proto__")
 	f.Add(`{"":{"$tool":"y"}}`, "")
 	f.Add(`{"a.b":{"$tool":"z"}}`, "a.b")
+	f.Add(`{"a":[{"b":{"$tool":"w"}}],"c":{"constructor":1}}`, "a.0.b")
+	f.Add(`{"x":{"y":{"$tool":"t"}}}`, "x..y")
+	f.Add(`{"x":{"prototype":{"$tool":"t"}}}`, "x.prototype")
 	f.Fuzz(func(t *testing.T, scope, path string) {
 		var v any
 		if json.Unmarshal([]byte(scope), &v) != nil {
@@ -119,11 +127,55 @@ func FuzzSerialize(f *testing.F) {
 			}
 			return
 		}
-		for p := range s.Callables {
-			if _, err := s.Resolve(p); err != nil {
+		if _, err := json.Marshal(s.Root); err != nil {
+			t.Fatalf("descriptor of %s is not JSON: %v", scope, err)
+		}
+		calls := map[string]bool{}
+		var walk func(n guest.Node)
+		walk = func(n guest.Node) {
+			switch n.Kind {
+			case "call":
+				if s.Callables[n.Path] == nil {
+					t.Fatalf("call node %q has no callable", n.Path)
+				}
+				calls[n.Path] = true
+			case "object":
+				for k, c := range n.Members {
+					if k == "" || forbidden[k] || strings.Contains(k, ".") {
+						t.Fatalf("descriptor of %s has the unsafe key %q", scope, k)
+					}
+					walk(c)
+				}
+			case "value":
+			default:
+				t.Fatalf("descriptor node of kind %q", n.Kind)
+			}
+		}
+		walk(s.Root)
+		if len(calls) != len(s.Callables) {
+			t.Fatalf("%d call nodes for %d callables", len(calls), len(s.Callables))
+		}
+		for p, tool := range s.Callables {
+			if got, err := s.Resolve(p); err != nil || got != tool {
 				t.Errorf("callable %q does not resolve: %v", p, err)
 			}
 		}
-		_, _ = s.Resolve(path)
+		got, err := s.Resolve(path)
+		if err == nil {
+			if got != s.Callables[path] || got == nil {
+				t.Fatalf("Resolve(%q) = %v, not the callable at that path", path, got)
+			}
+			return
+		}
+		want := fmt.Sprintf("Code mode namespace path is not callable: %s", path)
+		for _, seg := range strings.Split(path, ".") {
+			if seg == "" || forbidden[seg] {
+				want = SegmentError(seg).Error()
+				break
+			}
+		}
+		if err.Error() != want {
+			t.Fatalf("Resolve(%q) = %q, want %q", path, err, want)
+		}
 	})
 }
