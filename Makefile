@@ -60,6 +60,15 @@ fmt-check:
 clean:
 	rm -rf reports reference/node_modules
 
+# fuzz runs every go test -fuzz target of every module for FUZZTIME each
+# (default 10s) and prints each target's executions and a summary table
+# (scripts/fuzz.sh; FUZZ_MATCH selects targets, FUZZ_SUMMARY writes the
+# table to a file). A crasher fails it and stays under testdata/fuzz/.
+FUZZTIME ?= 10s
+.PHONY: fuzz
+fuzz: deps
+	FUZZTIME=$(FUZZTIME) scripts/fuzz.sh
+
 # bench measures the reference against OpenClaw's runtime, side by side
 # (tools/cmd/cmbench: the reference in process against a Node harness that
 # runs quickjs-wasi the way OpenClaw does) and rewrites BENCHMARKS.md and
