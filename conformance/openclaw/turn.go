@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -231,18 +232,62 @@ func (tu *turn) CallBatch(ctx context.Context, calls []conformance.ToolCall) ([]
 	}
 	tu.put(req)
 	results := tu.transcribed()
+	ids := replayedIDs(req, calls)
 	outs := make([]conformance.Outcome, len(calls))
 	for i, c := range calls {
-		text, ok := req.ToolOutput(c.ID)
+		text, ok := req.ToolOutput(ids[i])
 		if !ok {
-			return nil, fmt.Errorf("openclaw turn %s: its next model request has no output for tool call %q", tu.key, c.ID)
+			return nil, fmt.Errorf("openclaw turn %s: its next model request has no output for tool call %q (%s)", tu.key, c.ID, describe(req))
 		}
 		outs[i] = conformance.Outcome{Text: text}
-		if r, ok := results[c.ID]; ok {
+		r, ok := results[c.ID]
+		if !ok {
+			r, ok = results[ids[i]]
+		}
+		if ok {
 			outs[i].Details, outs[i].IsError = r.Details, r.IsError
 		}
 	}
 	return outs, nil
+}
+
+// replayedIDs returns the ids under which req replays calls. OpenClaw
+// keeps a call's id, except in the tool-less request it sends after a
+// tool failure it deems not repairable: there it replays the conversation
+// with rewritten ids (call_1 becomes call_call1_<hash>). The calls just
+// answered are then the last function calls of the request, in order,
+// with the same names.
+func replayedIDs(req *fakemodel.Request, calls []conformance.ToolCall) []string {
+	ids := make([]string, len(calls))
+	missing := false
+	for i, c := range calls {
+		ids[i] = c.ID
+		if _, ok := req.ToolOutput(c.ID); !ok {
+			missing = true
+		}
+	}
+	if !missing {
+		return ids
+	}
+	var fcs []fakemodel.Item
+	for _, it := range req.Items {
+		if it.Type == "function_call" {
+			fcs = append(fcs, it)
+		}
+	}
+	if len(fcs) < len(calls) {
+		return ids
+	}
+	fcs = fcs[len(fcs)-len(calls):]
+	for i, c := range calls {
+		if fcs[i].Name != c.Name {
+			return ids
+		}
+	}
+	for i := range calls {
+		ids[i] = fcs[i].CallID
+	}
+	return ids
 }
 
 // recorded returns the outcomes of calls from the session transcript, of
@@ -312,4 +357,22 @@ func (tu *turn) Abort(ctx context.Context) error {
 
 func (tu *turn) Trajectory(ctx context.Context) ([]json.RawMessage, error) {
 	return nil, conformance.NotApplicable("openclaw: no trajectory endpoint over HTTP")
+}
+
+// describe summarizes a model request for an error: its tool count and its
+// last items.
+func describe(req *fakemodel.Request) string {
+	items := req.Items
+	if len(items) > 4 {
+		items = items[len(items)-4:]
+	}
+	parts := make([]string, len(items))
+	for i, it := range items {
+		text := it.Text + it.Output + it.Arguments
+		if len(text) > 300 {
+			text = text[:300] + "..."
+		}
+		parts[i] = fmt.Sprintf("%s/%s%s %q", it.Type, it.Role, it.CallID, text)
+	}
+	return fmt.Sprintf("%d tools; last items: %s", len(req.Tools), strings.Join(parts, "; "))
 }
