@@ -133,6 +133,7 @@ func (w *world) register(sc *godog.ScenarioContext) {
 	sc.Step(`^the transcript of the session includes:$`, w.transcriptIncludes)
 	sc.Step(`^the target log contains "([^"]*)"$`, func(s string) error { return w.logContains(s, true) })
 	sc.Step(`^the target log does not contain "([^"]*)"$`, func(s string) error { return w.logContains(s, false) })
+	w.registerHostile(sc)
 }
 
 func defaultTurn() TurnSpec {

@@ -24,6 +24,16 @@
   delete G.__openclawSwarmNote;
   // No shared memory: Atomics.wait must never block the VM (CM-18.16).
   delete G.SharedArrayBuffer;
+  // No V8-style stack-trace hook: the engine would hand it CallSite objects
+  // whose getFunction() returns every function on the stack, including
+  // __openclawHostRequest, request and settle (CM-10.7). Error.stack stays a
+  // plain string of guest frames.
+  Object.defineProperty(G.Error, "prepareStackTrace", {
+    value: undefined,
+    writable: false,
+    enumerable: false,
+    configurable: false,
+  });
 
   const { stringify, parse } = JSON;
   const apply = Reflect.apply;
@@ -218,12 +228,15 @@
     };
     const call = async function call(id, input) {
       if (typeof id !== "string") throw new ErrorCtor("call id must be a string.");
-      return request("call", { id, input: input === undefined ? {} : input });
+      return request("call", { id, input: input === undefined ? {} : safe(input) });
     };
     const callValue = async function callValue(id, input) {
       if (typeof id !== "string") throw new ErrorCtor("callValue id must be a string.");
-      return request("callValue", { id, input: input === undefined ? {} : input });
+      return request("callValue", { id, input: input === undefined ? {} : safe(input) });
     };
+    // The input goes through the guest adapter on its own, so a hostile
+    // input (a throwing getter, a cycle, a Proxy trap) cannot take the id
+    // of the request down with it (CM-7.17, CM-10.15).
     const tools = { search, describe, call, callValue };
     // A convenience function calls by name: the name is unique, and a call
     // made by name is never replay-safe (CM-9.7).

@@ -1,0 +1,339 @@
+package conformance
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/cucumber/godog"
+)
+
+// hostileRun is the state of one hostile-program scenario.
+type hostileRun struct {
+	prog     *HostileProgram
+	waits    int      // wait calls made after the program's exec
+	baseline []string // fingerprint of a fresh run taken before the program ran
+}
+
+// registerHostile binds the steps of the hostile-program corpus
+// (STEPS.md, "Hostile programs").
+func (w *world) registerHostile(sc *godog.ScenarioContext) {
+	h := &hostileRun{}
+	sc.Step(`^the model runs the hostile program "([^"]+)"$`, func(name string) error { return w.runHostile(h, name) })
+	sc.Step(`^it ends as its header declares$`, func() error { return w.hostileEnds(h) })
+	sc.Step(`^the host still runs a trivial exec$`, w.trivialExec)
+	sc.Step(`^nothing leaked into a fresh run$`, func() error { return w.nothingLeaked(h) })
+}
+
+// runHostile applies the program's header to the setup, starts a turn,
+// fingerprints a fresh run, execs the program and answers every waiting
+// result with wait, as often as the header declares.
+func (w *world) runHostile(h *hostileRun, name string) error {
+	if w.started {
+		return errors.New("a hostile program sets up the target: run it before any turn starts")
+	}
+	p, err := loadHostileProgram(name)
+	if err != nil {
+		return err
+	}
+	h.prog = &p
+	if err := w.catalogFile(p.Tools); err != nil {
+		return err
+	}
+	cm, ok := w.tools()["codeMode"].(map[string]any)
+	if !ok {
+		cm = map[string]any{"enabled": true}
+	}
+	if p.Config != nil {
+		v, err := decodeJSON(p.Config)
+		if err != nil {
+			return err
+		}
+		deepMerge(cm, v.(map[string]any))
+	}
+	if err := w.setCodeMode(cm); err != nil {
+		return err
+	}
+	for _, entry := range p.Deny {
+		if err := w.policyDenies(entry); err != nil {
+			return err
+		}
+	}
+	if err := w.startTurn(defaultTurn()); err != nil {
+		return err
+	}
+	if h.baseline, err = w.fingerprint(); err != nil {
+		return fmt.Errorf("fingerprint before the program: %w", err)
+	}
+	args := map[string]any{"code": p.Source}
+	if p.Language == "typescript" {
+		args["language"] = "typescript"
+	}
+	if err := w.exec(args); err != nil {
+		return err
+	}
+	for h.waits < p.Expect.Waits {
+		m, err := w.result()
+		if err != nil || m["status"] != "waiting" {
+			break
+		}
+		h.waits++
+		if err := w.waitLatest(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// payloadMembers are the members of each payload status (CM-7.2 to CM-7.4).
+var payloadMembers = map[string][]string{
+	"completed": {"output", "replaySafe", "status", "telemetry", "value"},
+	"waiting":   {"output", "pendingToolCalls", "reason", "replaySafe", "runId", "status", "telemetry"},
+	"failed":    {"bridgeDispatchStarted", "code", "error", "failurePhase", "output", "replaySafe", "status", "telemetry"},
+}
+
+// hostFrameRE matches what a host stack frame or host path looks like in an
+// error text: Go files and goroutines, Node internals, WebAssembly frames
+// and absolute paths inside frames.
+var hostFrameRE = regexp.MustCompile(`\.go:\d|goroutine \d|node:internal|wasm-function|\(/[^)]*\)|at /`)
+
+var failurePhases = map[string]bool{"input": true, "guest": true, "host": true, "bridge": true}
+
+// hostileEnds checks the final payload against the program's header, and
+// the payload rules every outcome follows (CM-7.1 to CM-7.6, CM-19.1).
+func (w *world) hostileEnds(h *hostileRun) error {
+	if h.prog == nil {
+		return errors.New("no hostile program has run")
+	}
+	e := h.prog.Expect
+	m, err := w.result()
+	if err != nil {
+		return err
+	}
+	var problems []string
+	bad := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+	status, _ := m["status"].(string)
+	if want, ok := payloadMembers[status]; !ok {
+		bad("status %q is not completed, waiting or failed", status)
+	} else {
+		got := make([]string, 0, len(m))
+		for k := range m {
+			got = append(got, k)
+		}
+		sort.Strings(got)
+		if strings.Join(got, ",") != strings.Join(want, ",") {
+			bad("a %s payload has members %q, want exactly %q (CM-7.2 to CM-7.4)", status, got, want)
+		}
+	}
+	if status == "failed" {
+		code, _ := m["code"].(string)
+		phase, _ := m["failurePhase"].(string)
+		if !errorCodes[code] {
+			bad("code %q is none of the six codes of CM-19.1", code)
+		}
+		if !failurePhases[phase] {
+			bad("failurePhase %q is not input, guest, host or bridge", phase)
+		}
+		if m["bridgeDispatchStarted"] == true && phase != "bridge" {
+			bad("failurePhase %q with bridgeDispatchStarted true, want \"bridge\" (CM-7.6)", phase)
+		}
+	}
+	if status == "waiting" {
+		bad("the run is still waiting after %d wait calls (the header declares waits=%d)", h.waits, e.Waits)
+	} else if h.waits != e.Waits {
+		bad("the run ended after %d wait calls, the header declares waits=%d", h.waits, e.Waits)
+	}
+	if status != e.Status {
+		bad("status %q, want %q", status, e.Status)
+	}
+	if e.Code != "" && m["code"] != e.Code {
+		bad("code %v, want %q", m["code"], e.Code)
+	}
+	if e.Phase != "" && m["failurePhase"] != e.Phase {
+		bad("failurePhase %v, want %q", m["failurePhase"], e.Phase)
+	}
+	if e.Rejected {
+		if m["bridgeDispatchStarted"] != false {
+			bad("a rejected program has bridgeDispatchStarted %v, want false (CM-5.8, CM-5.12)", m["bridgeDispatchStarted"])
+		}
+		if out, _ := m["output"].([]any); len(out) != 0 {
+			bad("a rejected program has output %s, want [] (CM-5.8, CM-5.12)", show(m["output"]))
+		}
+	}
+	errText, _ := m["error"].(string)
+	if e.Error != nil && errText != *e.Error {
+		bad("error %q, want %q", errText, *e.Error)
+	}
+	if len(e.ErrorPrefix) > 0 && !slices.ContainsFunc(e.ErrorPrefix, func(p string) bool { return strings.HasPrefix(errText, p) }) {
+		bad("error %q, want it to start with one of %q", errText, e.ErrorPrefix)
+	}
+	if hostFrameRE.MatchString(errText) {
+		bad("error %q shows host frames or paths (CM-10.35)", errText)
+	}
+	if e.ErrorContains != nil && !strings.Contains(errText, *e.ErrorContains) {
+		bad("error %q, want it to contain %q", errText, *e.ErrorContains)
+	}
+	for _, c := range []struct {
+		member string
+		want   json.RawMessage
+	}{{"value", e.Value}, {"output", e.Output}} {
+		if c.want == nil {
+			continue
+		}
+		want, err := decodeJSON(c.want)
+		if err != nil {
+			return fmt.Errorf("the header's %s is not JSON: %w", c.member, err)
+		}
+		got, ok := m[c.member]
+		if !ok {
+			bad("the payload has no %s, want %s", c.member, c.want)
+			continue
+		}
+		if err := matchJSON(want, got, false); err != nil {
+			bad("%s mismatch: %v", c.member, err)
+		}
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("%s does not end as its header declares:\n- %s\nresult: %s", h.prog.File, strings.Join(problems, "\n- "), show(m))
+	}
+	return nil
+}
+
+// trivialExec proves the host is still usable: a fresh run in the same
+// turn completes with 1 + 1.
+func (w *world) trivialExec() error {
+	rec, err := w.call("exec", json.RawMessage(`{"code":"return 1 + 1;"}`))
+	if err != nil {
+		return err
+	}
+	m, ok := rec.payload.(map[string]any)
+	if !ok || m["status"] != "completed" || fmt.Sprint(m["value"]) != "2" {
+		return fmt.Errorf("the trivial exec after the program = %s, want completed with value 2", show(rec.payload))
+	}
+	if out, _ := m["output"].([]any); len(out) != 0 {
+		return fmt.Errorf("the trivial exec after the program has output %s, want []", show(m["output"]))
+	}
+	return nil
+}
+
+// nothingLeaked fingerprints a fresh run of the same session and one of
+// another session and compares both with the fingerprint taken before the
+// program ran (CM-10.8, CM-18.14).
+func (w *world) nothingLeaked(h *hostileRun) error {
+	if h.baseline == nil {
+		return errors.New("no fingerprint was taken before the program ran")
+	}
+	same, err := w.fingerprint()
+	if err != nil {
+		return fmt.Errorf("a fresh run of the same session: %w", err)
+	}
+	if err := w.startTurn(sessionTurn("hostile-other")); err != nil {
+		return err
+	}
+	other, err := w.fingerprint()
+	if err != nil {
+		return fmt.Errorf("a fresh run of another session: %w", err)
+	}
+	var changed []string
+	for _, c := range []struct {
+		where string
+		fp    []string
+	}{{"the same session", same}, {"another session", other}} {
+		for i, name := range fingerprintTargets {
+			if c.fp[i] != h.baseline[i] {
+				changed = append(changed, name+" in "+c.where)
+			}
+		}
+	}
+	if len(changed) > 0 {
+		return fmt.Errorf("the program's changes leaked into a fresh run: %s", strings.Join(changed, ", "))
+	}
+	return nil
+}
+
+// fingerprintTargets are the guest objects whose own properties a
+// fingerprint covers: the global object, the code-mode globals and the
+// built-ins and prototypes hostile code likes to patch.
+var fingerprintTargets = []string{
+	"globalThis", "Object", "Object.prototype", "Function", "Function.prototype", "Array", "Array.prototype",
+	"String", "String.prototype", "Number", "Number.prototype", "Boolean.prototype", "Symbol", "Symbol.prototype",
+	"BigInt.prototype", "Promise", "Promise.prototype", "Error", "Error.prototype", "TypeError.prototype",
+	"RangeError.prototype", "JSON", "Math", "Reflect", "RegExp", "RegExp.prototype", "Map.prototype",
+	"Set.prototype", "Date", "Date.prototype", "ArrayBuffer.prototype", "Object.getPrototypeOf(Uint8Array.prototype)",
+	"Object.getPrototypeOf(async function () {})", "Object.getPrototypeOf(function* () {})",
+	"Object.getPrototypeOf([][Symbol.iterator]())", "tools", "API", "ALL_TOOLS", "MCP", "namespaces",
+}
+
+// fingerprintProbe is the guest program of a fingerprint: per target an
+// FNV-1a hash of its prototype, extensibility and own property
+// descriptors (function values by name, length and source text), as one
+// string of 8 hex digits per target. It is small enough for the smallest
+// maxOutputBytes and fast enough for the smallest timeoutMs.
+var fingerprintProbe = `const R = Reflect, fts = Function.prototype.toString, ext = Object.isExtensible;
+const targets = [` + strings.Join(fingerprintTargets, ", ") + `];
+const hash = (s) => {
+  let a = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) a = Math.imul(a ^ s.charCodeAt(i), 0x01000193) >>> 0;
+  return ("0000000" + a.toString(16)).slice(-8);
+};
+const describe = (v) => {
+  const t = typeof v;
+  if (t === "function") {
+    let src;
+    try { src = R.apply(fts, v, []); } catch (e) { src = "?"; }
+    const d = R.getOwnPropertyDescriptor(v, "name");
+    return "f:" + (d && "value" in d ? String(d.value) : "?") + ":" + v.length + ":" + hash(src);
+  }
+  if (t === "object") return v === null ? "null" : "o" + targets.indexOf(v);
+  if (t === "symbol") return "s:" + v.description;
+  return t + ":" + String(v);
+};
+const signature = (o) => {
+  const keys = R.ownKeys(o).map((k) => [typeof k === "symbol" ? "@" + k.description : k, k]);
+  keys.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  let s = "p" + targets.indexOf(R.getPrototypeOf(o)) + (ext(o) ? "e" : "x");
+  for (const [name, k] of keys) {
+    const p = R.getOwnPropertyDescriptor(o, k);
+    s += "|" + name + "=" + (p.writable ? "w" : "") + (p.enumerable ? "e" : "") + (p.configurable ? "c" : "");
+    s += "value" in p ? describe(p.value) : "g" + describe(p.get) + "s" + describe(p.set);
+  }
+  return s;
+};
+return targets.map((o) => hash(signature(o))).join("");`
+
+// probeAttempts bounds the fingerprint probe's retries after a timeout: the
+// probe takes a few tens of milliseconds, but a program may set timeoutMs to
+// 100 and a loaded machine may miss that. Any other failure is final.
+const probeAttempts = 5
+
+// fingerprint runs the probe in a fresh run of the current turn.
+func (w *world) fingerprint() ([]string, error) {
+	b, err := json.Marshal(map[string]string{"code": fingerprintProbe})
+	if err != nil {
+		return nil, err
+	}
+	var rec callRecord
+	for attempt := 1; ; attempt++ {
+		if rec, err = w.call("exec", b); err != nil {
+			return nil, err
+		}
+		m, _ := rec.payload.(map[string]any)
+		if m["status"] != "failed" || m["code"] != "timeout" || attempt == probeAttempts {
+			break
+		}
+	}
+	m, _ := rec.payload.(map[string]any)
+	s, ok := m["value"].(string)
+	if m["status"] != "completed" || !ok || len(s) != 8*len(fingerprintTargets) {
+		return nil, fmt.Errorf("the fingerprint probe = %s, want completed with %d hex digits", show(rec.payload), 8*len(fingerprintTargets))
+	}
+	out := make([]string, len(fingerprintTargets))
+	for i := range out {
+		out[i] = s[8*i : 8*i+8]
+	}
+	return out, nil
+}
