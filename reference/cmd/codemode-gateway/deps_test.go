@@ -24,7 +24,7 @@ func TestGatewayDeps(t *testing.T) {
 	}
 }
 
-func requireRuntime(t *testing.T) {
+func requireRuntime(t testing.TB) {
 	t.Helper()
 	rt := codemode.New(context.Background(), codemode.Options{})
 	defer rt.Close()

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -31,7 +32,7 @@ type testGateway struct {
 
 // startGateway boots a gateway whose configuration is extra on top of a
 // code-mode configuration with one core tool, talking api to a fake model.
-func startGateway(t *testing.T, api string, stream bool, env map[string]string) *testGateway {
+func startGateway(t testing.TB, api string, stream bool, env map[string]string) *testGateway {
 	t.Helper()
 	requireRuntime(t)
 	model := fakemodel.NewServer()
@@ -61,13 +62,14 @@ func startGateway(t *testing.T, api string, stream bool, env map[string]string) 
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(g.handler())
-	t.Cleanup(func() { srv.Close(); g.Close() })
+	// Abort the turns first: the server waits for their requests.
+	t.Cleanup(func() { g.Close(); srv.Close() })
 	return &testGateway{g: g, srv: srv, model: model, host: host}
 }
 
 // startTurn posts a turn whose first message is key and returns a channel
 // with the response body.
-func (tg *testGateway) startTurn(t *testing.T, key, sessionKey string) <-chan map[string]any {
+func (tg *testGateway) startTurn(t testing.TB, key, sessionKey string) <-chan map[string]any {
 	t.Helper()
 	tg.model.Expect(key)
 	body, _ := json.Marshal(map[string]any{"model": "m", "input": key, "metadata": map[string]string{"turnId": key, "sessionKey": sessionKey}})
@@ -86,7 +88,7 @@ func (tg *testGateway) startTurn(t *testing.T, key, sessionKey string) <-chan ma
 	return c
 }
 
-func ctxT(t *testing.T) context.Context {
+func ctxT(t testing.TB) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	t.Cleanup(cancel)
 	return ctx
@@ -289,7 +291,7 @@ func TestParseConfig(t *testing.T) {
 	}
 }
 
-func getJSON(t *testing.T, url string, v any) {
+func getJSON(t testing.TB, url string, v any) {
 	t.Helper()
 	resp, err := http.Get(url)
 	if err != nil {
@@ -414,5 +416,18 @@ func TestSessionReplay(t *testing.T) {
 			}
 			<-done
 		})
+	}
+}
+
+// abort aborts the turn id.
+func (tg *testGateway) abort(t testing.TB, id string) {
+	t.Helper()
+	resp, err := http.Post(tg.srv.URL+"/v1/turns/"+url.PathEscape(id)+"/abort", "application/json", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("abort %s: %s", id, resp.Status)
 	}
 }
