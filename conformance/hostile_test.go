@@ -3,6 +3,7 @@ package conformance
 import (
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -122,6 +123,20 @@ func TestHostileCorpus(t *testing.T) {
 					t.Errorf("%s: config sets %q, which is no code-mode field of SPEC.md 2.1 a program may override", p.File, k)
 				}
 			}
+		}
+	}
+	// Quarantined programs are not run, but keep a valid header.
+	parked, err := fs.ReadDir(fixtures.FS, HostileDir+"/quarantine")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range parked {
+		b, err := fixtures.FS.ReadFile(HostileDir + "/quarantine/" + e.Name())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := parseHostile(e.Name(), string(b)); err != nil {
+			t.Errorf("quarantine: %v", err)
 		}
 	}
 	for _, c := range hostileCategories {
