@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io/fs"
@@ -127,7 +128,7 @@ func TestHostileCorpus(t *testing.T) {
 	}
 	// Quarantined programs are not run, but keep a valid header.
 	parked, err := fs.ReadDir(fixtures.FS, HostileDir+"/quarantine")
-	if err != nil {
+	if err != nil && !errors.Is(err, fs.ErrNotExist) { // git keeps no empty directory
 		t.Fatal(err)
 	}
 	for _, e := range parked {

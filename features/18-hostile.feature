@@ -453,6 +453,11 @@ Feature: The hostile-program corpus
       | program |
       | cpu-11-microtask-chain.js |
 
+    @SB-07 @checklist-18 @CM-18.2 @CM-17.8
+    Examples: CPU: loops, finally blocks and host conversions: An endless for await over an async generator is interrupted.
+      | program |
+      | cpu-12-async-generator-loop.js |
+
     @SB-07 @checklist-18 @CM-18.2 @CM-18.3 @CM-7.17
     Examples: CPU: loops, finally blocks and host conversions: A Proxy ownKeys trap that loops during final conversion is interrupted.
       | program |

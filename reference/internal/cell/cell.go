@@ -436,6 +436,15 @@ func (l *leg) drive() Result {
 		r.draining = st.Done
 		if len(ready) == 0 && len(pending) == 0 {
 			if !st.Done {
+				// An interrupt can break a promise chain (an async
+				// generator's) and leave the VM idle: that is the
+				// deadline or the abort, not a guest that waits on nothing.
+				if vm.Interrupted() {
+					if l.aborted() || vm.Aborted() {
+						return l.fail(failAbort, CodeTimeout, MsgAborted)
+					}
+					return l.fail(failGuest, CodeTimeout, MsgTimeout)
+				}
 				return l.fail(failGuest, CodeInternal, MsgPendingNoWork)
 			}
 			return l.complete(st)
