@@ -564,6 +564,11 @@ const (
 
 // fail ends the run with a failed payload.
 func (l *leg) fail(kind failKind, code, msg string) Result {
+	if kind == failGuest && code == CodeInternal && len(msg) > l.run.host.Settings().MaxOutputBytes {
+		// A guest error text is guest output too: never returned past the
+		// limit, never truncated (CM-7.24).
+		code, msg = CodeOutputLimit, MsgOutputLimit
+	}
 	res := Failed(code, PhaseHost, msg)
 	dispatched := l.run.bridge.dispatchStarted() || !l.fresh
 	res.BridgeDispatchStarted = dispatched
