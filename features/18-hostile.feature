@@ -638,7 +638,7 @@ Feature: The hostile-program corpus
       | program |
       | output-08-infinite-flood.js |
 
-    @SB-11 @checklist-20 @CM-7.21 @CM-7.23 @CM-7.24 @CM-19.2
+    @SB-11 @checklist-20 @CM-7.21 @CM-7.23 @CM-7.28 @CM-19.2
     Examples: output floods: An uncaught error with a huge message fails with output_limit_exceeded (Appendix C.5, SB-11), not a huge payload.
       | program |
       | output-09-huge-error-message.js |

@@ -566,7 +566,7 @@ const (
 func (l *leg) fail(kind failKind, code, msg string) Result {
 	if kind == failGuest && code == CodeInternal && len(msg) > l.run.host.Settings().MaxOutputBytes {
 		// A guest error text is guest output too: never returned past the
-		// limit, never truncated (CM-7.24).
+		// limit, never truncated (CM-7.28).
 		code, msg = CodeOutputLimit, MsgOutputLimit
 	}
 	res := Failed(code, PhaseHost, msg)
