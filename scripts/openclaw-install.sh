@@ -46,7 +46,14 @@ export npm_config_fund=false npm_config_audit=false
 
 if [ -f "$pinned/package-lock.json" ]; then
 	cp "$pinned/package.json" "$pinned/package-lock.json" "$app/"
-	(cd "$app" && npm ci --ignore-scripts)
+	# npm ci refuses this lockfile when a package lists optional
+	# dependencies of other platforms with an empty version (OpenClaw's
+	# @trycua/cua-driver-* in 2026.8.1-beta.1): npm install then installs
+	# from it, every locked package at its locked version.
+	if ! (cd "$app" && npm ci --ignore-scripts); then
+		echo "openclaw-install: npm ci refused the lockfile; installing from it with npm install"
+		(cd "$app" && npm install --ignore-scripts --no-save)
+	fi
 else
 	cat >"$app/package.json" <<EOF
 {
