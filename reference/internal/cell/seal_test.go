@@ -103,6 +103,10 @@ func TestWait_SealRefusesTampering(t *testing.T) {
 			rn.tamper(t, victim, func(r *run) { r.ctl += 8 })
 			return victim, scope
 		}},
+		{name: "injected unhandled rejection", attack: func(t *testing.T, rn *Runner, _ *fakeHost, victim, _ string) (string, Scope) {
+			rn.tamper(t, victim, func(r *run) { r.rejected = map[uint32]string{8: "Error: forged"} })
+			return victim, scope
+		}},
 		{name: "forged seal", attack: func(t *testing.T, rn *Runner, _ *fakeHost, victim, _ string) (string, Scope) {
 			rn.tamper(t, victim, func(r *run) { r.seal = bytes.Clone(r.seal); r.seal[0] ^= 0x80 })
 			return victim, scope
