@@ -74,7 +74,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("conform", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	target := fs.String("target", codemodetest.Name, "target to run: "+strings.Join(targetNames(), ", "))
-	tags := fs.String("tags", "", "godog tag expression selecting scenarios, e.g. \"@core && ~@security\"")
+	tags := fs.String("tags", "", "godog tag filter selecting scenarios: alternatives separated by \",\", each tags joined by \"&&\", ~ negates; e.g. \"@core && ~@security, @mcp\"")
 	format := fs.String("format", "pretty", "stdout format: pretty, cucumber or junit")
 	reportDir := fs.String("report", "", "directory to write report.json and summary.md into")
 	list := fs.Bool("list", false, "list every scenario with its tags and exit")
@@ -163,21 +163,21 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "conform: unknown format %q\n", *format)
 		return 2
 	}
-	tagExpr := "~@wip"
-	if *tags != "" {
-		tagExpr = "(" + *tags + ") && ~@wip"
-	}
+	var profiles []string
 	if *profile != "" {
-		var alts []string
 		for _, p := range strings.Split(*profile, ",") {
 			p = strings.TrimSpace(p)
 			if !slices.Contains(report.Profiles, p) {
 				fmt.Fprintf(stderr, "conform: unknown profile %q (known: %s)\n", p, strings.Join(report.Profiles, ", "))
 				return 2
 			}
-			alts = append(alts, "@"+p)
+			profiles = append(profiles, p)
 		}
-		tagExpr = "(" + strings.Join(alts, " || ") + ") && " + tagExpr
+	}
+	tagExpr, err := tagFilter(*tags, profiles)
+	if err != nil {
+		fmt.Fprintf(stderr, "conform: %v\n", err)
+		return 2
 	}
 	rep, err := conformance.Run(context.Background(), conformance.Options{
 		Target: *target, Make: mk, Tags: tagExpr, Seed: *seed, Progress: progress, Concurrency: *concurrency, Paths: paths,
