@@ -24,6 +24,11 @@ import (
 // gives up on it and reports a watchdog timeout (SPEC.md CM-18.3).
 const WatchdogGrace = 2 * time.Second
 
+// maxSavingGraces bounds how many more WatchdogGrace periods a leg gets
+// while it is storing its snapshot: host work, not guest code, which a
+// large heap on a loaded machine can stretch past one grace.
+const maxSavingGraces = 10
+
 // snapshotHeaderBytes is the size of a serialized snapshot beyond memory:
 // the QJSS version 2 header and its extension count.
 const snapshotHeaderBytes = 28
@@ -332,6 +337,9 @@ type leg struct {
 	// redeliver lets a wait leg of a restart-safe run deliver the results
 	// that made it ready; such runs never deliver inline otherwise.
 	redeliver bool
+	// saving is set while the leg snapshots and stores its run: the guest
+	// no longer runs, so the watchdog waits (maxSavingGraces).
+	saving atomic.Bool
 
 	mu sync.Mutex // guards vm against the supervisor's reads
 }
@@ -393,6 +401,7 @@ func (rn *Runner) supervise(ctx context.Context, r *run, deadline time.Time, fre
 	watchdog := time.NewTimer(time.Until(deadline) + WatchdogGrace)
 	defer watchdog.Stop()
 	done := ctx.Done()
+	savingGraces := 0
 	for {
 		select {
 		case res := <-result:
@@ -401,6 +410,11 @@ func (rn *Runner) supervise(ctx context.Context, r *run, deadline time.Time, fre
 			l.abort()
 			done = nil // the leg ends itself and reports the abort
 		case <-watchdog.C:
+			if l.saving.Load() && savingGraces < maxSavingGraces {
+				savingGraces++
+				watchdog.Reset(WatchdogGrace)
+				continue
+			}
 			l.abort()
 			if finish(l.fail(failWatchdog, CodeTimeout, MsgWatchdog)) {
 				return <-result
@@ -679,6 +693,8 @@ func (l *leg) engineFailure(err error) Result {
 func (l *leg) suspend(pending []*request) Result {
 	r := l.run
 	s := r.host.Settings()
+	l.saving.Store(true)
+	defer l.saving.Store(false)
 	snap, err := l.vm.Snapshot()
 	if err != nil {
 		return l.engineFailure(err)

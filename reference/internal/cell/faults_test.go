@@ -329,8 +329,10 @@ func TestFault_AbortMidDrain(t *testing.T) {
 		}
 	})
 	t.Run("wait", func(t *testing.T) {
+		// The wait's host-work window (timeoutMs less resumeMin, 750 ms)
+		// must outlast the abort at 100 ms: with 200 ms the two raced.
 		short := s
-		short.TimeoutMs = 200
+		short.TimeoutMs = 1000
 		parkHost := &cancelCountingHost{fakeHost: newFakeHost(short)}
 		res := rn.Exec(context.Background(), parkHost, scope, "call_b", execArgs(drain, ""))
 		if res.Status != "waiting" {
