@@ -228,7 +228,13 @@ func TestSession_failures(t *testing.T) {
 					t.Parallel()
 					def := fakemcp.Definition{Tools: []faketools.Spec{{Name: "bad"}, {Name: "good"}},
 						Replies: map[string]fakemcp.Reply{"bad": tt.reply}}
-					s := mustConnect(t, "flaky", serve(t, def, nil, kind, 200))
+					// Only the hang needs a short call timeout; the others
+					// must not turn into timeouts on a loaded machine.
+					timeoutMs := 5000
+					if tt.reply.Kind == fakemcp.ReplyHang {
+						timeoutMs = 200
+					}
+					s := mustConnect(t, "flaky", serve(t, def, nil, kind, timeoutMs))
 					start := time.Now()
 					got, err := s.CallTool(context.Background(), "bad", json.RawMessage(`{}`))
 					if err == nil || err.Error() != tt.want {
