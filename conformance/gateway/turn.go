@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/codemodekit/kit/conformance"
+	"github.com/codemodekit/kit/conformance/internal/modelturn"
 	"github.com/codemodekit/kit/fakes/fakemodel"
 )
 
@@ -42,24 +43,8 @@ type turn struct {
 
 	// calls serializes the model's answers; Abort does not take it, so an
 	// abort can land while a call runs.
-	calls   sync.Mutex
-	mu      sync.Mutex
-	pending *fakemodel.Request // the model request awaiting an answer
-}
-
-// take returns the pending model request and clears it.
-func (tu *turn) take() *fakemodel.Request {
-	tu.mu.Lock()
-	defer tu.mu.Unlock()
-	req := tu.pending
-	tu.pending = nil
-	return req
-}
-
-func (tu *turn) put(req *fakemodel.Request) {
-	tu.mu.Lock()
-	defer tu.mu.Unlock()
-	tu.pending = req
+	calls sync.Mutex
+	conv  modelturn.Conversation // the model's side
 }
 
 func (t *target) StartTurn(ctx context.Context, spec conformance.TurnSpec) (conformance.Turn, error) {
@@ -75,6 +60,8 @@ func (t *target) StartTurn(ctx context.Context, spec conformance.TurnSpec) (conf
 	id := "t" + strconv.Itoa(t.turnSeq)
 	t.mu.Unlock()
 	tu := &turn{t: t, id: id, key: "conformance turn " + id, spec: spec, gen: gen, done: make(chan struct{})}
+	tu.conv.Model, tu.conv.Key, tu.conv.Name = t.model, tu.key, "gateway turn "+id
+	tu.conv.Done, tu.conv.Ended = tu.done, tu.ended
 	t.model.Expect(tu.key)
 
 	_, client := t.tools()
@@ -95,11 +82,11 @@ func (t *target) StartTurn(ctx context.Context, spec conformance.TurnSpec) (conf
 		return nil, err
 	}
 	go tu.send(p, b)
-	req, err := tu.next(ctx)
+	req, err := tu.conv.Next(ctx)
 	if err != nil {
 		return nil, err
 	}
-	tu.pending = req
+	tu.conv.Put(req)
 	tu.tools = make([]conformance.ToolDefinition, len(req.Tools))
 	for i, d := range req.Tools {
 		tu.tools[i] = conformance.ToolDefinition{Name: d.Name, Description: d.Description, Parameters: d.Parameters}
@@ -145,36 +132,6 @@ func (tu *turn) ended() error {
 	return fmt.Errorf("gateway turn %s ended early: HTTP %d: %s", tu.id, r.status, bytes.TrimSpace(r.body))
 }
 
-// next waits for the gateway's next model request of this turn, or for
-// the turn's end.
-func (tu *turn) next(ctx context.Context) (*fakemodel.Request, error) {
-	nctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	type got struct {
-		req *fakemodel.Request
-		err error
-	}
-	c := make(chan got, 1)
-	go func() {
-		req, err := tu.t.model.Next(nctx, tu.key)
-		c <- got{req, err}
-	}()
-	select {
-	case g := <-c:
-		if g.err != nil {
-			return nil, fmt.Errorf("gateway turn %s: waiting for its model request: %w", tu.id, g.err)
-		}
-		return g.req, nil
-	case <-tu.done:
-		cancel()
-		if g := <-c; g.err == nil {
-			// The request came in as the turn ended: it is the last one.
-			return g.req, nil
-		}
-		return nil, tu.ended()
-	}
-}
-
 func (tu *turn) Tools() []conformance.ToolDefinition { return slices.Clone(tu.tools) }
 
 func (tu *turn) Call(ctx context.Context, toolCallID, name string, args json.RawMessage) (conformance.Outcome, error) {
@@ -192,22 +149,14 @@ func (tu *turn) Call(ctx context.Context, toolCallID, name string, args json.Raw
 func (tu *turn) CallBatch(ctx context.Context, calls []conformance.ToolCall) ([]conformance.Outcome, error) {
 	tu.calls.Lock()
 	defer tu.calls.Unlock()
-	pending := tu.take()
+	pending := tu.conv.Take()
 	if pending == nil {
 		return nil, fmt.Errorf("gateway turn %s has ended", tu.id)
 	}
-	rep := fakemodel.Reply{ToolCalls: make([]fakemodel.ToolCall, len(calls))}
-	for i, c := range calls {
-		args := c.Arguments
-		if len(args) == 0 {
-			args = json.RawMessage("{}")
-		}
-		rep.ToolCalls[i] = fakemodel.ToolCall{ID: c.ID, Name: c.Name, Arguments: args}
-	}
-	if err := pending.Respond(rep); err != nil {
+	if err := pending.Respond(modelturn.Reply(calls)); err != nil {
 		return nil, fmt.Errorf("gateway turn %s: answering its model request: %w", tu.id, err)
 	}
-	req, err := tu.next(ctx)
+	req, err := tu.conv.Next(ctx)
 	if err != nil {
 		// A run aborted while its calls ran sends no more model requests:
 		// what the calls ended with is in the session transcript.
@@ -216,7 +165,7 @@ func (tu *turn) CallBatch(ctx context.Context, calls []conformance.ToolCall) ([]
 		}
 		return nil, err
 	}
-	tu.put(req)
+	tu.conv.Put(req)
 	results, err := tu.transcribed(ctx)
 	if err != nil {
 		return nil, err
@@ -311,7 +260,7 @@ func (tu *turn) End(ctx context.Context) error {
 	if tu.stale() {
 		return nil
 	}
-	if req := tu.take(); req != nil {
+	if req := tu.conv.Take(); req != nil {
 		if err := req.Respond(fakemodel.Reply{Text: finalAnswer}); err != nil {
 			select {
 			case <-tu.done:
@@ -338,7 +287,7 @@ func (tu *turn) Abort(ctx context.Context) error {
 	}
 	select {
 	case <-tu.done:
-		tu.take()
+		tu.conv.Take()
 		return nil
 	default:
 	}
@@ -347,7 +296,7 @@ func (tu *turn) Abort(ctx context.Context) error {
 	}
 	select {
 	case <-tu.done:
-		tu.take()
+		tu.conv.Take()
 		return nil
 	case <-ctx.Done():
 		return fmt.Errorf("gateway turn %s did not end after abort: %w", tu.id, ctx.Err())

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/codemodekit/kit/conformance"
+	"github.com/codemodekit/kit/conformance/internal/modelturn"
 	"github.com/codemodekit/kit/fakes/fakemodel"
 )
 
@@ -45,9 +46,8 @@ type turn struct {
 	result clientResult
 	tools  []conformance.ToolDefinition
 
-	calls   sync.Mutex
-	mu      sync.Mutex
-	pending *fakemodel.Request
+	calls sync.Mutex
+	conv  modelturn.Conversation // the model's side
 }
 
 func (t *target) StartTurn(ctx context.Context, spec conformance.TurnSpec) (conformance.Turn, error) {
@@ -75,6 +75,8 @@ func (t *target) StartTurn(ctx context.Context, spec conformance.TurnSpec) (conf
 	session := "agent:" + agent + ":cmk" + strconv.Itoa(t.id) + "-" + spec.SessionID
 	cctx, cancel := context.WithCancel(context.Background())
 	tu := &turn{t: t, g: t.gw, key: key, session: session, spec: spec, cancel: cancel, done: make(chan struct{})}
+	tu.conv.Model, tu.conv.Key, tu.conv.Name = t.r.model, tu.key, "openclaw turn "+key
+	tu.conv.Done, tu.conv.Ended = tu.done, tu.ended
 	t.r.model.Expect(key)
 
 	_, client := t.tools()
@@ -92,12 +94,12 @@ func (t *target) StartTurn(ctx context.Context, spec conformance.TurnSpec) (conf
 		return nil, err
 	}
 	go tu.send(cctx, agent, b)
-	req, err := tu.next(ctx)
+	req, err := tu.conv.Next(ctx)
 	if err != nil {
 		cancel()
 		return nil, err
 	}
-	tu.pending = req
+	tu.conv.Put(req)
 	tu.tools = make([]conformance.ToolDefinition, len(req.Tools))
 	for i, d := range req.Tools {
 		tu.tools[i] = conformance.ToolDefinition{Name: d.Name, Description: d.Description, Parameters: d.Parameters}
@@ -150,49 +152,7 @@ func (tu *turn) ended() error {
 	return fmt.Errorf("openclaw turn %s ended early: HTTP %d: %s", tu.key, r.status, bytes.TrimSpace(r.body))
 }
 
-// next waits for the turn's next model request, or for its end.
-func (tu *turn) next(ctx context.Context) (*fakemodel.Request, error) {
-	nctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	type got struct {
-		req *fakemodel.Request
-		err error
-	}
-	c := make(chan got, 1)
-	go func() {
-		req, err := tu.t.r.model.Next(nctx, tu.key)
-		c <- got{req, err}
-	}()
-	select {
-	case g := <-c:
-		if g.err != nil {
-			return nil, fmt.Errorf("openclaw turn %s: waiting for its model request: %w", tu.key, g.err)
-		}
-		return g.req, nil
-	case <-tu.done:
-		cancel()
-		if g := <-c; g.err == nil {
-			return g.req, nil
-		}
-		return nil, tu.ended()
-	}
-}
-
 func (tu *turn) Tools() []conformance.ToolDefinition { return slices.Clone(tu.tools) }
-
-func (tu *turn) take() *fakemodel.Request {
-	tu.mu.Lock()
-	defer tu.mu.Unlock()
-	req := tu.pending
-	tu.pending = nil
-	return req
-}
-
-func (tu *turn) put(req *fakemodel.Request) {
-	tu.mu.Lock()
-	defer tu.mu.Unlock()
-	tu.pending = req
-}
 
 func (tu *turn) Call(ctx context.Context, toolCallID, name string, args json.RawMessage) (conformance.Outcome, error) {
 	outs, err := tu.CallBatch(ctx, []conformance.ToolCall{{ID: toolCallID, Name: name, Arguments: args}})
@@ -208,29 +168,21 @@ func (tu *turn) Call(ctx context.Context, toolCallID, name string, args json.Raw
 func (tu *turn) CallBatch(ctx context.Context, calls []conformance.ToolCall) ([]conformance.Outcome, error) {
 	tu.calls.Lock()
 	defer tu.calls.Unlock()
-	pending := tu.take()
+	pending := tu.conv.Take()
 	if pending == nil {
 		return nil, fmt.Errorf("openclaw turn %s has ended", tu.key)
 	}
-	rep := fakemodel.Reply{ToolCalls: make([]fakemodel.ToolCall, len(calls))}
-	for i, c := range calls {
-		args := c.Arguments
-		if len(args) == 0 {
-			args = json.RawMessage("{}")
-		}
-		rep.ToolCalls[i] = fakemodel.ToolCall{ID: c.ID, Name: c.Name, Arguments: args}
-	}
-	if err := pending.Respond(rep); err != nil {
+	if err := pending.Respond(modelturn.Reply(calls)); err != nil {
 		return nil, fmt.Errorf("openclaw turn %s: answering its model request: %w", tu.key, err)
 	}
-	req, err := tu.next(ctx)
+	req, err := tu.conv.Next(ctx)
 	if err != nil {
 		if outs, ok := tu.recorded(calls); ok {
 			return outs, nil
 		}
 		return nil, err
 	}
-	tu.put(req)
+	tu.conv.Put(req)
 	results := tu.transcribed()
 	ids := replayedIDs(req, calls)
 	outs := make([]conformance.Outcome, len(calls))
@@ -316,7 +268,7 @@ func (tu *turn) End(ctx context.Context) error {
 	tu.calls.Lock()
 	defer tu.calls.Unlock()
 	defer tu.cancel()
-	if req := tu.take(); req != nil {
+	if req := tu.conv.Take(); req != nil {
 		if err := req.Respond(fakemodel.Reply{Text: finalAnswer}); err != nil {
 			select {
 			case <-tu.done:
@@ -329,7 +281,7 @@ func (tu *turn) End(ctx context.Context) error {
 	// OpenClaw may ask again (a nudge after a failed tool call): answer
 	// every further model request of the turn with the final text.
 	for {
-		req, err := tu.next(ctx)
+		req, err := tu.conv.Next(ctx)
 		if err != nil {
 			select {
 			case <-tu.done:
@@ -348,7 +300,7 @@ func (tu *turn) Abort(ctx context.Context) error {
 	tu.cancel()
 	select {
 	case <-tu.done:
-		tu.take()
+		tu.conv.Take()
 		return nil
 	case <-ctx.Done():
 		return fmt.Errorf("openclaw turn %s did not end after abort: %w", tu.key, ctx.Err())

@@ -1,0 +1,90 @@
+// Package modelturn is the model's side of one agent turn driven over the
+// wire, shared by the targets that play the model through fakes/fakemodel
+// (conformance/gateway, conformance/openclaw): the model request awaiting
+// an answer, the answer for a batch of tool calls, and the wait for the
+// next model request while the turn's client request may end.
+package modelturn
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+
+	"github.com/codemodekit/kit/conformance"
+	"github.com/codemodekit/kit/fakes/fakemodel"
+)
+
+// A Conversation is one turn's conversation with the fake model.
+type Conversation struct {
+	// Model is the fake model, Key the turn's conversation key.
+	Model *fakemodel.Server
+	Key   string
+	// Name names the turn in errors ("gateway turn t1").
+	Name string
+	// Done is closed when the turn's client request ended; Ended says how.
+	Done  <-chan struct{}
+	Ended func() error
+
+	mu      sync.Mutex
+	pending *fakemodel.Request
+}
+
+// Take returns the model request awaiting an answer and clears it.
+func (c *Conversation) Take() *fakemodel.Request {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	req := c.pending
+	c.pending = nil
+	return req
+}
+
+// Put makes req the model request awaiting an answer.
+func (c *Conversation) Put(req *fakemodel.Request) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.pending = req
+}
+
+// Next waits for the turn's next model request, or for the end of its
+// client request (then Ended's error, unless a last request came in).
+func (c *Conversation) Next(ctx context.Context) (*fakemodel.Request, error) {
+	nctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type got struct {
+		req *fakemodel.Request
+		err error
+	}
+	ch := make(chan got, 1)
+	go func() {
+		req, err := c.Model.Next(nctx, c.Key)
+		ch <- got{req, err}
+	}()
+	select {
+	case g := <-ch:
+		if g.err != nil {
+			return nil, fmt.Errorf("%s: waiting for its model request: %w", c.Name, g.err)
+		}
+		return g.req, nil
+	case <-c.Done:
+		cancel()
+		if g := <-ch; g.err == nil {
+			// The request came in as the turn ended: it is the last one.
+			return g.req, nil
+		}
+		return nil, c.Ended()
+	}
+}
+
+// Reply is the model answer that makes calls, as parallel tool calls.
+func Reply(calls []conformance.ToolCall) fakemodel.Reply {
+	rep := fakemodel.Reply{ToolCalls: make([]fakemodel.ToolCall, len(calls))}
+	for i, c := range calls {
+		args := c.Arguments
+		if len(args) == 0 {
+			args = json.RawMessage("{}")
+		}
+		rep.ToolCalls[i] = fakemodel.ToolCall{ID: c.ID, Name: c.Name, Arguments: args}
+	}
+	return rep
+}
