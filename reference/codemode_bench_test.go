@@ -15,9 +15,10 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/codemodekit/kit/reference/internal/cpumeter"
 )
 
 // poolSettle is how long a "warm" benchmark waits, timer stopped, before
@@ -125,13 +126,13 @@ func BenchmarkTurnExec(b *testing.B) {
 				time.Sleep(poolSettle)
 				b.ReportAllocs()
 				b.ResetTimer()
-				m := newCPUMeter(b)
-				defer m.report()
+				m := cpumeter.New(b)
+				defer m.Report()
 				for i := 0; i < b.N; i++ {
 					if mode == "warm" {
-						m.stop()
+						m.Stop()
 						time.Sleep(poolSettle)
-						m.start()
+						m.Start()
 					}
 					p := benchCall(b, turn, "call_"+strconv.Itoa(i), "exec", args)
 					if p.Status != "completed" || string(p.Value) != tc.want {
@@ -158,16 +159,16 @@ func BenchmarkTurnYieldWait(b *testing.B) {
 			defer turn.End()
 			b.ReportAllocs()
 			b.ResetTimer()
-			m := newCPUMeter(b)
-			defer m.report()
+			m := cpumeter.New(b)
+			defer m.Report()
 			for i := 0; i < b.N; i++ {
-				m.stop()
+				m.Stop()
 				time.Sleep(poolSettle)
 				if part != "resume" {
-					m.start()
+					m.Start()
 				}
 				p := benchCall(b, turn, "call_"+strconv.Itoa(i), "exec", args)
-				m.stop()
+				m.Stop()
 				if p.Status != "waiting" {
 					b.Fatalf("exec = %+v, want waiting", p)
 				}
@@ -175,10 +176,10 @@ func BenchmarkTurnYieldWait(b *testing.B) {
 					time.Sleep(poolSettle)
 				}
 				if part != "suspend" {
-					m.start()
+					m.Start()
 				}
 				w := benchCall(b, turn, "wait_"+strconv.Itoa(i), "wait", json.RawMessage(`{"runId":"`+p.RunID+`"}`))
-				m.stop()
+				m.Stop()
 				if w.Status != "completed" || string(w.Value) != `"yielded"` {
 					b.Fatalf("wait = %+v, want completed \"yielded\"", w)
 				}
@@ -213,22 +214,22 @@ func BenchmarkTurnSuspended64(b *testing.B) {
 	rt := benchRuntime(b)
 	args := benchExecArgs(benchYield, "")
 	var heap, rss float64
-	m := newCPUMeter(b)
-	defer m.report()
+	m := cpumeter.New(b)
+	defer m.Report()
 	for i := 0; i < b.N; i++ {
-		m.stop()
+		m.Stop()
 		turn := benchTurn(b, rt, "r"+strconv.Itoa(i))
 		time.Sleep(poolSettle)
 		debug.FreeOSMemory()
 		h0, r0 := benchHeap(), benchRSS(b)
-		m.start()
+		m.Start()
 		for j := 0; j < runs; j++ {
 			p := benchCall(b, turn, "call_"+strconv.Itoa(j), "exec", args)
 			if p.Status != "waiting" {
 				b.Fatalf("exec %d = %+v, want waiting", j, p)
 			}
 		}
-		m.stop()
+		m.Stop()
 		time.Sleep(poolSettle) // the pool's own VM is in both readings
 		debug.FreeOSMemory()
 		h1, r1 := benchHeap(), benchRSS(b)
@@ -238,51 +239,8 @@ func BenchmarkTurnSuspended64(b *testing.B) {
 			b.Fatalf("%d runs suspended, want %d", n, runs)
 		}
 		turn.Abort()
-		m.start()
+		m.Start()
 	}
 	b.ReportMetric(heap/float64(b.N*runs), "heap-B/run")
 	b.ReportMetric(rss/float64(b.N*runs), "rss-B/run")
-}
-
-// procCPU is this process's CPU time, user plus system, over all threads.
-func procCPU() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// cpuMeter reports the process CPU time spent while the benchmark timer
-// runs, as cpu-ns/op. The machine is shared and noisy: wall time includes
-// waiting for a core, CPU time mostly does not. It counts every thread, so
-// background work (GC, pool refills) that overlaps the timed part is in it.
-type cpuMeter struct {
-	b       *testing.B
-	total   time.Duration
-	t0      time.Duration
-	running bool
-}
-
-// newCPUMeter starts metering; the benchmark timer must be running.
-func newCPUMeter(b *testing.B) *cpuMeter { return &cpuMeter{b: b, t0: procCPU(), running: true} }
-
-func (m *cpuMeter) stop() {
-	if m.running {
-		m.total += procCPU() - m.t0
-		m.running = false
-	}
-	m.b.StopTimer()
-}
-
-func (m *cpuMeter) start() {
-	m.b.StartTimer()
-	m.running = true
-	m.t0 = procCPU()
-}
-
-func (m *cpuMeter) report() {
-	if m.running {
-		m.total += procCPU() - m.t0
-		m.running = false
-	}
-	m.b.ReportMetric(float64(m.total.Nanoseconds())/float64(m.b.N), "cpu-ns/op")
 }

@@ -16,7 +16,6 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -24,6 +23,8 @@ import (
 	"github.com/codemodekit/kit/reference/internal/config"
 	"github.com/codemodekit/kit/reference/internal/engine"
 	"github.com/codemodekit/kit/reference/internal/guest"
+
+	"github.com/codemodekit/kit/reference/internal/cpumeter"
 )
 
 // benchHost is a Host with one core tool, noop, that returns at once.
@@ -171,22 +172,22 @@ func BenchmarkExec(b *testing.B) {
 				}
 				b.ReportAllocs()
 				b.ResetTimer()
-				m := newCPUMeter(b)
-				defer m.report()
+				m := cpumeter.New(b)
+				defer m.Report()
 				for i := 0; i < b.N; i++ {
 					switch mode {
 					case "warm":
-						m.stop()
+						m.Stop()
 						waitPoolFull(rn)
-						m.start()
+						m.Start()
 					case "isolated":
-						m.stop()
+						m.Stop()
 						pv, err := rn.pool.fresh()
 						if err != nil {
 							b.Fatal(err)
 						}
 						rn.pool.ready <- pv
-						m.start()
+						m.Start()
 					}
 					res := rn.Exec(ctx, host, benchScope, "call_"+strconv.Itoa(i), args)
 					if res.Status != "completed" || string(res.Value) != tc.want {
@@ -213,8 +214,8 @@ func BenchmarkPoolFresh(b *testing.B) {
 		}
 	}()
 	b.ReportAllocs()
-	m := newCPUMeter(b)
-	defer m.report()
+	m := cpumeter.New(b)
+	defer m.Report()
 	for i := 0; i < b.N; i++ {
 		pv, err := p.fresh()
 		if err != nil {
@@ -222,12 +223,12 @@ func BenchmarkPoolFresh(b *testing.B) {
 		}
 		vms = append(vms, pv.vm)
 		if len(vms) == cap(vms) {
-			m.stop()
+			m.Stop()
 			for _, vm := range vms {
 				vm.Close()
 			}
 			vms = vms[:0]
-			m.start()
+			m.Start()
 		}
 	}
 }
@@ -263,16 +264,16 @@ func BenchmarkSuspendResume(b *testing.B) {
 			var raw, z int
 			b.ReportAllocs()
 			b.ResetTimer()
-			m := newCPUMeter(b)
-			defer m.report()
+			m := cpumeter.New(b)
+			defer m.Report()
 			for i := 0; i < b.N; i++ {
-				m.stop()
+				m.Stop()
 				waitPoolFull(rn)
 				if part != "resume" {
-					m.start()
+					m.Start()
 				}
 				id := suspendOne(b, rn, host, "call_"+strconv.Itoa(i), args)
-				m.stop()
+				m.Stop()
 				rn.store.mu.Lock()
 				r := rn.store.runs[id]
 				raw, z = r.rawSize, len(r.snapshot)
@@ -281,10 +282,10 @@ func BenchmarkSuspendResume(b *testing.B) {
 					waitPoolFull(rn)
 				}
 				if part != "suspend" {
-					m.start()
+					m.Start()
 				}
 				resumeOne(b, rn, host, id)
-				m.stop()
+				m.Stop()
 			}
 			b.ReportMetric(float64(raw), "raw-B")
 			b.ReportMetric(float64(z), "zstd-B")
@@ -330,8 +331,8 @@ const r = await yield_control("pause"); return r.status`},
 			var delta []byte
 			blocks := 0
 			b.ResetTimer()
-			m := newCPUMeter(b)
-			defer m.report()
+			m := cpumeter.New(b)
+			defer m.Report()
 			for i := 0; i < b.N; i++ {
 				delta, blocks = delta[:0], 0
 				for off := 0; off < len(s.Memory); off += block {
@@ -343,7 +344,7 @@ const r = await yield_control("pause"); return r.status`},
 					delta = append(delta, cur...)
 				}
 			}
-			m.stop()
+			m.Stop()
 			zd, err := engine.Compress(delta)
 			if err != nil {
 				b.Fatal(err)
@@ -391,18 +392,18 @@ func BenchmarkSuspended64(b *testing.B) {
 	host := newBenchHost(b)
 	args := execArgs(yieldSource, "")
 	var heap, rss, z float64
-	m := newCPUMeter(b)
-	defer m.report()
+	m := cpumeter.New(b)
+	defer m.Report()
 	for i := 0; i < b.N; i++ {
-		m.stop()
+		m.Stop()
 		waitPoolFull(rn)
 		debug.FreeOSMemory()
 		h0, r0 := heapBytes(), rssBytes(b)
-		m.start()
+		m.Start()
 		for j := 0; j < MaxSuspendedRuns; j++ {
 			suspendOne(b, rn, host, "call_"+strconv.Itoa(j), args)
 		}
-		m.stop()
+		m.Stop()
 		waitPoolFull(rn) // the pool's own VM is in both readings
 		debug.FreeOSMemory()
 		h1, r1 := heapBytes(), rssBytes(b)
@@ -417,53 +418,10 @@ func BenchmarkSuspended64(b *testing.B) {
 		}
 		rn.store.mu.Unlock()
 		rn.Drop(benchScope.AgentRunID)
-		m.start()
+		m.Start()
 	}
 	n := float64(b.N * MaxSuspendedRuns)
 	b.ReportMetric(heap/n, "heap-B/run")
 	b.ReportMetric(rss/n, "rss-B/run")
 	b.ReportMetric(z/n, "zstd-B/run")
-}
-
-// procCPU is this process's CPU time, user plus system, over all threads.
-func procCPU() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// cpuMeter reports the process CPU time spent while the benchmark timer
-// runs, as cpu-ns/op. The machine is shared and noisy: wall time includes
-// waiting for a core, CPU time mostly does not. It counts every thread, so
-// background work (GC, pool refills) that overlaps the timed part is in it.
-type cpuMeter struct {
-	b       *testing.B
-	total   time.Duration
-	t0      time.Duration
-	running bool
-}
-
-// newCPUMeter starts metering; the benchmark timer must be running.
-func newCPUMeter(b *testing.B) *cpuMeter { return &cpuMeter{b: b, t0: procCPU(), running: true} }
-
-func (m *cpuMeter) stop() {
-	if m.running {
-		m.total += procCPU() - m.t0
-		m.running = false
-	}
-	m.b.StopTimer()
-}
-
-func (m *cpuMeter) start() {
-	m.b.StartTimer()
-	m.running = true
-	m.t0 = procCPU()
-}
-
-func (m *cpuMeter) report() {
-	if m.running {
-		m.total += procCPU() - m.t0
-		m.running = false
-	}
-	m.b.ReportMetric(float64(m.total.Nanoseconds())/float64(m.b.N), "cpu-ns/op")
 }

@@ -11,6 +11,8 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/codemodekit/kit/reference/internal/engine"
+
+	"github.com/codemodekit/kit/reference/internal/cpumeter"
 )
 
 const deltaBlock = 4096
@@ -106,8 +108,8 @@ const r = await yield_control("pause"); return r.status`},
 		}
 		b.Run(tc.name+"/encode/current", func(b *testing.B) {
 			b.ReportAllocs()
-			m := newCPUMeter(b)
-			defer m.report()
+			m := cpumeter.New(b)
+			defer m.Report()
 			for i := 0; i < b.N; i++ {
 				bin, _ := s.MarshalBinary()
 				if _, err := engine.Compress(bin); err != nil {
@@ -119,8 +121,8 @@ const r = await yield_control("pause"); return r.status`},
 		b.Run(tc.name+"/encode/delta", func(b *testing.B) {
 			b.ReportAllocs()
 			var scratch []byte
-			m := newCPUMeter(b)
-			defer m.report()
+			m := cpumeter.New(b)
+			defer m.Report()
 			for i := 0; i < b.N; i++ {
 				_, _, scratch = deltaEncode(enc, bs.Memory, mem, scratch)
 			}
@@ -128,8 +130,8 @@ const r = await yield_control("pause"); return r.status`},
 		})
 		b.Run(tc.name+"/decode/current", func(b *testing.B) {
 			b.ReportAllocs()
-			m := newCPUMeter(b)
-			defer m.report()
+			m := cpumeter.New(b)
+			defer m.Report()
 			for i := 0; i < b.N; i++ {
 				if _, err := engine.Decompress(zCur, r.rawSize); err != nil {
 					b.Fatal(err)
@@ -139,8 +141,8 @@ const r = await yield_control("pause"); return r.status`},
 		b.Run(tc.name+"/decode/delta", func(b *testing.B) {
 			b.ReportAllocs()
 			var scratch []byte
-			m := newCPUMeter(b)
-			defer m.report()
+			m := cpumeter.New(b)
+			defer m.Report()
 			for i := 0; i < b.N; i++ {
 				out := make([]byte, len(mem))
 				if scratch, err = deltaDecode(dec, bs.Memory, out, bitmap, zDelta, scratch); err != nil {

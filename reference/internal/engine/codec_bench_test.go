@@ -3,6 +3,8 @@ package engine
 import (
 	"bytes"
 	"testing"
+
+	"github.com/codemodekit/kit/reference/internal/cpumeter"
 )
 
 // BenchmarkSnapshotCodec compares the snapshot codec with and without the
@@ -26,16 +28,16 @@ func BenchmarkSnapshotCodec(b *testing.B) {
 			}
 			z := compressWith(enc, bin)
 			b.Run(st.name+"/"+v.name+"/encode", func(b *testing.B) {
-				m := newCPUMeter(b)
-				defer m.report()
+				m := cpumeter.New(b)
+				defer m.Report()
 				for i := 0; i < b.N; i++ {
 					z = compressWith(enc, bin)
 				}
 				b.ReportMetric(float64(len(z)), "zstd-B")
 			})
 			b.Run(st.name+"/"+v.name+"/decode", func(b *testing.B) {
-				m := newCPUMeter(b)
-				defer m.report()
+				m := cpumeter.New(b)
+				defer m.Report()
 				for i := 0; i < b.N; i++ {
 					out, err := decompressWith(dec, z, len(bin))
 					if err != nil || len(out) != len(bin) {

@@ -14,9 +14,9 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
+
+	"github.com/codemodekit/kit/reference/internal/cpumeter"
 )
 
 // benchSmallProgram leaves a VM with one pending promise whose continuation
@@ -96,34 +96,34 @@ func benchWasmBytes(b *testing.B) []byte {
 func BenchmarkCompile(b *testing.B) {
 	ctx := context.Background()
 	b.Run("cold/off", func(b *testing.B) {
-		m := newCPUMeter(b)
-		defer m.report()
+		m := cpumeter.New(b)
+		defer m.Report()
 		for i := 0; i < b.N; i++ {
 			e, err := New(ctx, Options{CacheDir: "off"})
 			if err != nil {
 				b.Fatal(err)
 			}
-			m.stop()
+			m.Stop()
 			_ = e.Close(ctx)
-			m.start()
+			m.Start()
 		}
 	})
 	b.Run("cold/freshdir", func(b *testing.B) {
 		root := b.TempDir()
-		m := newCPUMeter(b)
-		defer m.report()
+		m := cpumeter.New(b)
+		defer m.Report()
 		for i := 0; i < b.N; i++ {
-			m.stop()
+			m.Stop()
 			dir := root + "/" + strconv.Itoa(i)
-			m.start()
+			m.Start()
 			e, err := New(ctx, Options{CacheDir: dir})
 			if err != nil {
 				b.Fatal(err)
 			}
-			m.stop()
+			m.Stop()
 			_ = e.Close(ctx)
 			_ = os.RemoveAll(dir)
-			m.start()
+			m.Start()
 		}
 	})
 	b.Run("cached", func(b *testing.B) {
@@ -134,16 +134,16 @@ func BenchmarkCompile(b *testing.B) {
 		}
 		_ = e.Close(ctx)
 		b.ResetTimer()
-		m := newCPUMeter(b)
-		defer m.report()
+		m := cpumeter.New(b)
+		defer m.Report()
 		for i := 0; i < b.N; i++ {
 			e, err := New(ctx, Options{CacheDir: dir})
 			if err != nil {
 				b.Fatal(err)
 			}
-			m.stop()
+			m.Stop()
 			_ = e.Close(ctx)
-			m.start()
+			m.Start()
 		}
 	})
 }
@@ -155,8 +155,8 @@ func BenchmarkVerifyWasm(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.SetBytes(int64(len(benchWasmBytes(b))))
-	m := newCPUMeter(b)
-	defer m.report()
+	m := cpumeter.New(b)
+	defer m.Report()
 	for i := 0; i < b.N; i++ {
 		if _, err := readVerified(p, PinnedDigest); err != nil {
 			b.Fatal(err)
@@ -168,33 +168,43 @@ func BenchmarkVerifyWasm(b *testing.B) {
 // timer stopped.
 const closeBatch = 64
 
+// A vmBatch keeps the VMs a benchmark made and closes them closeBatch at a
+// time with the timer and the CPU meter stopped, so closing is not
+// measured.
+type vmBatch []*VM
+
+func (v *vmBatch) add(m *cpumeter.Meter, vm *VM) {
+	*v = append(*v, vm)
+	if len(*v) == closeBatch {
+		m.Stop()
+		v.close()
+		m.Start()
+	}
+}
+
+func (v *vmBatch) close() {
+	for _, vm := range *v {
+		vm.Close()
+	}
+	*v = (*v)[:0]
+}
+
 // BenchmarkNewVM measures instantiate + _initialize + qjs_init + limits.
 // Closing is excluded (done in batches with the timer stopped).
 func BenchmarkNewVM(b *testing.B) {
 	e := benchEng(b)
 	ctx := context.Background()
-	vms := make([]*VM, 0, closeBatch)
-	flush := func() {
-		for _, vm := range vms {
-			vm.Close()
-		}
-		vms = vms[:0]
-	}
-	defer flush()
+	var batch vmBatch
+	defer batch.close()
 	b.ReportAllocs()
-	m := newCPUMeter(b)
-	defer m.report()
+	m := cpumeter.New(b)
+	defer m.Report()
 	for i := 0; i < b.N; i++ {
 		vm, err := e.NewVM(ctx, Limits{MemoryBytes: 64 << 20})
 		if err != nil {
 			b.Fatal(err)
 		}
-		vms = append(vms, vm)
-		if len(vms) == closeBatch {
-			m.stop()
-			flush()
-			m.start()
-		}
+		batch.add(m, vm)
 	}
 }
 
@@ -205,8 +215,8 @@ func BenchmarkNewVMClose(b *testing.B) {
 	e := benchEng(b)
 	ctx := context.Background()
 	b.ReportAllocs()
-	m := newCPUMeter(b)
-	defer m.report()
+	m := cpumeter.New(b)
+	defer m.Report()
 	for i := 0; i < b.N; i++ {
 		vm, err := e.NewVM(ctx, Limits{MemoryBytes: 64 << 20})
 		if err != nil {
@@ -223,8 +233,8 @@ func BenchmarkEval(b *testing.B) {
 	b.Run("discard", func(b *testing.B) {
 		vm := benchVM(b)
 		b.ReportAllocs()
-		m := newCPUMeter(b)
-		defer m.report()
+		m := cpumeter.New(b)
+		defer m.Report()
 		for i := 0; i < b.N; i++ {
 			if err := vm.Eval("1+2", "bench.js"); err != nil {
 				b.Fatal(err)
@@ -234,8 +244,8 @@ func BenchmarkEval(b *testing.B) {
 	b.Run("read", func(b *testing.B) {
 		vm := benchVM(b)
 		b.ReportAllocs()
-		m := newCPUMeter(b)
-		defer m.report()
+		m := cpumeter.New(b)
+		defer m.Report()
 		for i := 0; i < b.N; i++ {
 			if err := vm.enter(); err != nil {
 				b.Fatal(err)
@@ -269,8 +279,8 @@ func BenchmarkHostCall(b *testing.B) {
 	b.Run("eval", func(b *testing.B) {
 		vm := setup(b)
 		b.ReportAllocs()
-		m := newCPUMeter(b)
-		defer m.report()
+		m := cpumeter.New(b)
+		defer m.Report()
 		for i := 0; i < b.N; i++ {
 			if err := vm.Eval("hostAdd(1,2)", "bench.js"); err != nil {
 				b.Fatal(err)
@@ -280,8 +290,8 @@ func BenchmarkHostCall(b *testing.B) {
 	b.Run("loop1000", func(b *testing.B) {
 		vm := setup(b)
 		b.ReportAllocs()
-		m := newCPUMeter(b)
-		defer m.report()
+		m := cpumeter.New(b)
+		defer m.Report()
 		for i := 0; i < b.N; i++ {
 			if err := vm.Eval("for (let i = 0; i < 1000; i++) hostAdd(i, 1)", "bench.js"); err != nil {
 				b.Fatal(err)
@@ -301,8 +311,8 @@ func BenchmarkFib(b *testing.B) {
 			}
 			src := "fib(" + strconv.Itoa(n) + ")"
 			b.ResetTimer()
-			m := newCPUMeter(b)
-			defer m.report()
+			m := cpumeter.New(b)
+			defer m.Report()
 			for i := 0; i < b.N; i++ {
 				if err := vm.Eval(src, "bench.js"); err != nil {
 					b.Fatal(err)
@@ -319,8 +329,8 @@ func BenchmarkSnapshot(b *testing.B) {
 			vm := benchStateVM(b, st.src)
 			b.ReportAllocs()
 			var size int
-			m := newCPUMeter(b)
-			defer m.report()
+			m := cpumeter.New(b)
+			defer m.Report()
 			for i := 0; i < b.N; i++ {
 				s, err := vm.Snapshot()
 				if err != nil {
@@ -344,8 +354,8 @@ func BenchmarkMarshalCompress(b *testing.B) {
 			}
 			b.ReportAllocs()
 			var raw, z int
-			m := newCPUMeter(b)
-			defer m.report()
+			m := cpumeter.New(b)
+			defer m.Report()
 			for i := 0; i < b.N; i++ {
 				bin, err := s.MarshalBinary()
 				if err != nil {
@@ -390,15 +400,11 @@ func BenchmarkDecompressRestore(b *testing.B) {
 	for _, st := range benchStates {
 		z, raw := suspended(b, st.src)
 		b.Run(st.name+"/full", func(b *testing.B) {
-			vms := make([]*VM, 0, closeBatch)
-			defer func() {
-				for _, vm := range vms {
-					vm.Close()
-				}
-			}()
+			var batch vmBatch
+			defer batch.close()
 			b.ReportAllocs()
-			m := newCPUMeter(b)
-			defer m.report()
+			m := cpumeter.New(b)
+			defer m.Report()
 			for i := 0; i < b.N; i++ {
 				bin, err := Decompress(z, raw)
 				if err != nil {
@@ -412,21 +418,13 @@ func BenchmarkDecompressRestore(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				vms = append(vms, vm)
-				if len(vms) == closeBatch {
-					m.stop()
-					for _, vm := range vms {
-						vm.Close()
-					}
-					vms = vms[:0]
-					m.start()
-				}
+				batch.add(m, vm)
 			}
 		})
 		b.Run(st.name+"/decompress", func(b *testing.B) {
 			b.ReportAllocs()
-			m := newCPUMeter(b)
-			defer m.report()
+			m := cpumeter.New(b)
+			defer m.Report()
 			for i := 0; i < b.N; i++ {
 				if _, err := Decompress(z, raw); err != nil {
 					b.Fatal(err)
@@ -442,29 +440,17 @@ func BenchmarkDecompressRestore(b *testing.B) {
 			if err := s.UnmarshalBinary(bin); err != nil {
 				b.Fatal(err)
 			}
-			vms := make([]*VM, 0, closeBatch)
-			defer func() {
-				for _, vm := range vms {
-					vm.Close()
-				}
-			}()
+			var batch vmBatch
+			defer batch.close()
 			b.ReportAllocs()
-			m := newCPUMeter(b)
-			defer m.report()
+			m := cpumeter.New(b)
+			defer m.Report()
 			for i := 0; i < b.N; i++ {
 				vm, err := e.Restore(ctx, &s, Limits{MemoryBytes: 64 << 20})
 				if err != nil {
 					b.Fatal(err)
 				}
-				vms = append(vms, vm)
-				if len(vms) == closeBatch {
-					m.stop()
-					for _, vm := range vms {
-						vm.Close()
-					}
-					vms = vms[:0]
-					m.start()
-				}
+				batch.add(m, vm)
 			}
 		})
 	}
@@ -475,29 +461,17 @@ func BenchmarkDecompressRestore(b *testing.B) {
 func BenchmarkInstantiate(b *testing.B) {
 	e := benchEng(b)
 	ctx := context.Background()
-	vms := make([]*VM, 0, closeBatch)
-	defer func() {
-		for _, vm := range vms {
-			vm.Close()
-		}
-	}()
+	var batch vmBatch
+	defer batch.close()
 	b.ReportAllocs()
-	m := newCPUMeter(b)
-	defer m.report()
+	m := cpumeter.New(b)
+	defer m.Report()
 	for i := 0; i < b.N; i++ {
 		vm, err := e.instantiate(ctx)
 		if err != nil {
 			b.Fatal(err)
 		}
-		vms = append(vms, vm)
-		if len(vms) == closeBatch {
-			m.stop()
-			for _, vm := range vms {
-				vm.Close()
-			}
-			vms = vms[:0]
-			m.start()
-		}
+		batch.add(m, vm)
 	}
 }
 
@@ -541,25 +515,13 @@ func BenchmarkRestoreResume(b *testing.B) {
 				b.Fatalf("restored out = %q, %v", out, err)
 			}
 			b.ResetTimer()
-			vms := make([]*VM, 0, closeBatch)
-			defer func() {
-				for _, vm := range vms {
-					vm.Close()
-				}
-			}()
+			var batch vmBatch
+			defer batch.close()
 			b.ReportAllocs()
-			m := newCPUMeter(b)
-			defer m.report()
+			m := cpumeter.New(b)
+			defer m.Report()
 			for i := 0; i < b.N; i++ {
-				vms = append(vms, body())
-				if len(vms) == closeBatch {
-					m.stop()
-					for _, vm := range vms {
-						vm.Close()
-					}
-					vms = vms[:0]
-					m.start()
-				}
+				batch.add(m, body())
 			}
 		}
 		b.Run(st.name+"/image", func(b *testing.B) {
@@ -627,13 +589,13 @@ func BenchmarkMemoryPerVM(b *testing.B) {
 	for _, mk := range makers {
 		b.Run(mk.name, func(b *testing.B) {
 			var heap, rss float64
-			m := newCPUMeter(b)
-			defer m.report()
+			m := cpumeter.New(b)
+			defer m.Report()
 			for i := 0; i < b.N; i++ {
-				m.stop()
+				m.Stop()
 				debug.FreeOSMemory()
 				h0, r0 := heapBytes(), rssBytes(b)
-				m.start()
+				m.Start()
 				vms := make([]*VM, 0, memPerVM)
 				for j := 0; j < memPerVM; j++ {
 					vm, err := mk.make()
@@ -642,7 +604,7 @@ func BenchmarkMemoryPerVM(b *testing.B) {
 					}
 					vms = append(vms, vm)
 				}
-				m.stop()
+				m.Stop()
 				debug.FreeOSMemory()
 				h1, r1 := heapBytes(), rssBytes(b)
 				heap += float64(int64(h1 - h0))
@@ -651,53 +613,10 @@ func BenchmarkMemoryPerVM(b *testing.B) {
 				for _, vm := range vms {
 					vm.Close()
 				}
-				m.start()
+				m.Start()
 			}
 			b.ReportMetric(heap/float64(b.N*memPerVM), "heap-B/VM")
 			b.ReportMetric(rss/float64(b.N*memPerVM), "rss-B/VM")
 		})
 	}
-}
-
-// procCPU is this process's CPU time, user plus system, over all threads.
-func procCPU() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// cpuMeter reports the process CPU time spent while the benchmark timer
-// runs, as cpu-ns/op. The machine is shared and noisy: wall time includes
-// waiting for a core, CPU time mostly does not. It counts every thread, so
-// background work (GC, pool refills) that overlaps the timed part is in it.
-type cpuMeter struct {
-	b       *testing.B
-	total   time.Duration
-	t0      time.Duration
-	running bool
-}
-
-// newCPUMeter starts metering; the benchmark timer must be running.
-func newCPUMeter(b *testing.B) *cpuMeter { return &cpuMeter{b: b, t0: procCPU(), running: true} }
-
-func (m *cpuMeter) stop() {
-	if m.running {
-		m.total += procCPU() - m.t0
-		m.running = false
-	}
-	m.b.StopTimer()
-}
-
-func (m *cpuMeter) start() {
-	m.b.StartTimer()
-	m.running = true
-	m.t0 = procCPU()
-}
-
-func (m *cpuMeter) report() {
-	if m.running {
-		m.total += procCPU() - m.t0
-		m.running = false
-	}
-	m.b.ReportMetric(float64(m.total.Nanoseconds())/float64(m.b.N), "cpu-ns/op")
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strconv"
 	"testing"
+
+	"github.com/codemodekit/kit/reference/internal/cpumeter"
 )
 
 // growthCatalog is n compact catalog entries as JSON, the size of the
@@ -46,8 +48,8 @@ func BenchmarkMemoryGrowth(b *testing.B) {
 				growthDivisor = pol.div
 				defer func() { growthDivisor = old }()
 				e := benchEng(b)
-				m := newCPUMeter(b)
-				defer m.report()
+				m := cpumeter.New(b)
+				defer m.Report()
 				var size int
 				for i := 0; i < b.N; i++ {
 					vm, err := e.NewVM(context.Background(), Limits{MemoryBytes: 256 << 20})
@@ -62,9 +64,9 @@ func BenchmarkMemoryGrowth(b *testing.B) {
 						b.Fatalf("load = %q, %v", got, err)
 					}
 					size = vm.MemorySize()
-					m.stop()
+					m.Stop()
 					vm.Close()
-					m.start()
+					m.Start()
 				}
 				b.ReportMetric(float64(size)/(1<<20), "mem-MiB")
 			})

@@ -21,6 +21,8 @@ import (
 	"github.com/tetratelabs/wazero/experimental"
 
 	"github.com/codemodekit/kit/reference/internal/guest"
+
+	"github.com/codemodekit/kit/reference/internal/cpumeter"
 )
 
 // ---- Linear memory allocators ----------------------------------------------
@@ -172,28 +174,17 @@ func BenchmarkProposalAllocator(b *testing.B) {
 		for _, a := range allocators {
 			b.Run(op.name+"/"+a.name, func(b *testing.B) {
 				ctx := allocCtx(a.alloc)
-				vms := make([]*VM, 0, closeBatch)
-				flush := func() {
-					for _, vm := range vms {
-						vm.Close()
-					}
-					vms = vms[:0]
-				}
-				defer flush()
+				var batch vmBatch
+				defer batch.close()
 				b.ReportAllocs()
-				m := newCPUMeter(b)
-				defer m.report()
+				m := cpumeter.New(b)
+				defer m.Report()
 				for i := 0; i < b.N; i++ {
 					vm, err := op.op(ctx)
 					if err != nil {
 						b.Fatal(err)
 					}
-					vms = append(vms, vm)
-					if len(vms) == closeBatch {
-						m.stop()
-						flush()
-						m.start()
-					}
+					batch.add(m, vm)
 				}
 			})
 		}
@@ -208,13 +199,13 @@ func BenchmarkProposalAllocatorMemory(b *testing.B) {
 		b.Run(a.name, func(b *testing.B) {
 			ctx := allocCtx(a.alloc)
 			var heap, rss float64
-			m := newCPUMeter(b)
-			defer m.report()
+			m := cpumeter.New(b)
+			defer m.Report()
 			for i := 0; i < b.N; i++ {
-				m.stop()
+				m.Stop()
 				debug.FreeOSMemory()
 				h0, r0 := heapBytes(), rssBytes(b)
-				m.start()
+				m.Start()
 				vms := make([]*VM, 0, memPerVM)
 				for j := 0; j < memPerVM; j++ {
 					vm, err := pooledVM(e, ctx)
@@ -223,7 +214,7 @@ func BenchmarkProposalAllocatorMemory(b *testing.B) {
 					}
 					vms = append(vms, vm)
 				}
-				m.stop()
+				m.Stop()
 				debug.FreeOSMemory()
 				h1, r1 := heapBytes(), rssBytes(b)
 				heap += float64(int64(h1 - h0))
@@ -232,7 +223,7 @@ func BenchmarkProposalAllocatorMemory(b *testing.B) {
 				for _, vm := range vms {
 					vm.Close()
 				}
-				m.start()
+				m.Start()
 			}
 			b.ReportMetric(heap/float64(b.N*memPerVM), "heap-B/VM")
 			b.ReportMetric(rss/float64(b.N*memPerVM), "rss-B/VM")
@@ -273,8 +264,8 @@ func BenchmarkProposalSuspendEncode(b *testing.B) {
 		b.Run(st.name+"/current", func(b *testing.B) {
 			b.ReportAllocs()
 			var n int
-			m := newCPUMeter(b)
-			defer m.report()
+			m := cpumeter.New(b)
+			defer m.Report()
 			for i := 0; i < b.N; i++ {
 				s, err := vm.Snapshot()
 				if err != nil {
@@ -293,8 +284,8 @@ func BenchmarkProposalSuspendEncode(b *testing.B) {
 			return func(b *testing.B) {
 				b.ReportAllocs()
 				var n int
-				m := newCPUMeter(b)
-				defer m.report()
+				m := cpumeter.New(b)
+				defer m.Report()
 				for i := 0; i < b.N; i++ {
 					if err := vm.enter(); err != nil {
 						b.Fatal(err)
@@ -426,31 +417,19 @@ func BenchmarkProposalResume(b *testing.B) {
 				if err != nil || len(out) < 18 || out[:18] != "got v via restored" {
 					b.Fatalf("restored out = %q, %v", out, err)
 				}
-				vms := make([]*VM, 0, closeBatch)
-				defer func() {
-					for _, vm := range vms {
-						vm.Close()
-					}
-				}()
+				var batch vmBatch
+				defer batch.close()
 				b.ReportAllocs()
 				b.ResetTimer()
-				m := newCPUMeter(b)
-				defer m.report()
+				m := cpumeter.New(b)
+				defer m.Report()
 				for i := 0; i < b.N; i++ {
 					vm, err := v.op(v.ctx)
 					if err != nil {
 						b.Fatal(err)
 					}
 					settle(b, vm)
-					vms = append(vms, vm)
-					if len(vms) == closeBatch {
-						m.stop()
-						for _, vm := range vms {
-							vm.Close()
-						}
-						vms = vms[:0]
-						m.start()
-					}
+					batch.add(m, vm)
 				}
 				if v.name == "current" {
 					b.ReportMetric(float64(len(zFull)), "zstd-B")
@@ -472,16 +451,16 @@ func BenchmarkProposalCompileWorkers(b *testing.B) {
 	for _, w := range []int{1, 2} {
 		b.Run("workers="+strconv.Itoa(w), func(b *testing.B) {
 			ctx := experimental.WithCompilationWorkers(context.Background(), w)
-			m := newCPUMeter(b)
-			defer m.report()
+			m := cpumeter.New(b)
+			defer m.Report()
 			for i := 0; i < b.N; i++ {
 				e, err := New(ctx, Options{CacheDir: "off"})
 				if err != nil {
 					b.Fatal(err)
 				}
-				m.stop()
+				m.Stop()
 				_ = e.Close(ctx)
-				m.start()
+				m.Start()
 			}
 		})
 	}
