@@ -18,6 +18,7 @@ import (
 
 	"github.com/codemodekit/kit/conformance"
 	"github.com/codemodekit/kit/conformance/driver"
+	"github.com/codemodekit/kit/conformance/internal/modelturn"
 	"github.com/codemodekit/kit/fakes/fakemodel"
 	"github.com/codemodekit/kit/fakes/faketools"
 )
@@ -191,17 +192,10 @@ func object(doc map[string]any, key string) map[string]any {
 	return m
 }
 
-// tools splits the setup's tools into those the gateway serves and the
-// client tools a turn's request carries.
+// tools splits the setup's tools into those the implementation serves
+// and the client tools a turn's request carries.
 func (t *target) tools() (server, client []faketools.Spec) {
-	for _, s := range t.setup.Tools {
-		if s.Source == "client" {
-			client = append(client, s)
-		} else {
-			server = append(server, s)
-		}
-	}
-	return server, client
+	return modelturn.SplitClientTools(t.setup.Tools)
 }
 
 // current returns the running gateway and its generation.

@@ -135,11 +135,7 @@ func (tu *turn) ended() error {
 func (tu *turn) Tools() []conformance.ToolDefinition { return slices.Clone(tu.tools) }
 
 func (tu *turn) Call(ctx context.Context, toolCallID, name string, args json.RawMessage) (conformance.Outcome, error) {
-	outs, err := tu.CallBatch(ctx, []conformance.ToolCall{{ID: toolCallID, Name: name, Arguments: args}})
-	if err != nil {
-		return conformance.Outcome{}, err
-	}
-	return outs[0], nil
+	return modelturn.Call(ctx, tu, toolCallID, name, args)
 }
 
 // CallBatch implements conformance.BatchCaller: one model answer with

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/codemodekit/kit/conformance"
+	"github.com/codemodekit/kit/conformance/internal/modelturn"
 	"github.com/codemodekit/kit/fakes/faketools"
 )
 
@@ -54,17 +55,10 @@ func expressible(s *conformance.Setup) error {
 	return nil
 }
 
-// tools splits the setup's tools into those the fixture plugin registers
+// tools splits the setup's tools into those the implementation serves
 // and the client tools a turn's request carries.
 func (t *target) tools() (server, client []faketools.Spec) {
-	for _, s := range t.setup.Tools {
-		if s.Source == "client" {
-			client = append(client, s)
-		} else {
-			server = append(server, s)
-		}
-	}
-	return server, client
+	return modelturn.SplitClientTools(t.setup.Tools)
 }
 
 // prepare makes sure a gateway runs the setup's current configuration;

@@ -13,6 +13,7 @@ import (
 
 	"github.com/codemodekit/kit/conformance"
 	"github.com/codemodekit/kit/fakes/fakemodel"
+	"github.com/codemodekit/kit/fakes/faketools"
 )
 
 // A Conversation is one turn's conversation with the fake model.
@@ -87,4 +88,27 @@ func Reply(calls []conformance.ToolCall) fakemodel.Reply {
 		rep.ToolCalls[i] = fakemodel.ToolCall{ID: c.ID, Name: c.Name, Arguments: args}
 	}
 	return rep
+}
+
+// Call makes one model tool call as a batch of one.
+func Call(ctx context.Context, bc conformance.BatchCaller, id, name string, args json.RawMessage) (conformance.Outcome, error) {
+	outs, err := bc.CallBatch(ctx, []conformance.ToolCall{{ID: id, Name: name, Arguments: args}})
+	if err != nil {
+		return conformance.Outcome{}, err
+	}
+	return outs[0], nil
+}
+
+// SplitClientTools splits a setup's tools into those the implementation
+// serves and the client tools a turn's request carries, each in setup
+// order.
+func SplitClientTools(specs []faketools.Spec) (server, client []faketools.Spec) {
+	for _, s := range specs {
+		if s.Source == "client" {
+			client = append(client, s)
+		} else {
+			server = append(server, s)
+		}
+	}
+	return server, client
 }
