@@ -478,6 +478,11 @@ Feature: The hostile-program corpus
       | program |
       | cpu-16-loop-after-wait.js |
 
+    @SB-07 @checklist-18 @CM-18.5 @CM-18.3 @CM-17.11
+    Examples: CPU: loops, finally blocks and host conversions: A loop of JSON.stringify calls on a large array: one count per long built-in call.
+      | program |
+      | cpu-17-stringify-loop.js |
+
     @SB-08 @checklist-18 @CM-18.5 @CM-18.3
     Examples: catastrophic regular expressions and long built-ins: Catastrophic backtracking on /^(a+)+$/ is stopped by the deadline.
       | program |
@@ -512,6 +517,16 @@ Feature: The hostile-program corpus
     Examples: catastrophic regular expressions and long built-ins: Backtracking in /^(\w+\s?)*$/ on a long word ending in punctuation is stopped by the deadline.
       | program |
       | regex-07-word-space-blowup.js |
+
+    @SB-08 @checklist-18 @CM-18.5 @CM-18.3 @CM-17.11
+    Examples: catastrophic regular expressions and long built-ins: The untamed form of regex-06: a loop of JSON.parse calls on a 4 MB text. QuickJS alone polls the
+      | program |
+      | regex-08-json-parse-loop-4mb.js |
+
+    @SB-08 @checklist-18 @CM-18.5 @CM-18.3 @CM-17.11
+    Examples: catastrophic regular expressions and long built-ins: Fast loop iterations, which let the interrupt counter climb back to 10000, then long built-ins: the
+      | program |
+      | regex-09-slow-after-fast.js |
 
     @SB-09 @CM-17.7
     Examples: deep and mutual recursion: Deep recursion raises a catchable RangeError in the guest.

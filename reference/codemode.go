@@ -42,6 +42,12 @@ type Options struct {
 	Log io.Writer
 	// SubAgents runs Swarm sub-agents; nil makes agents.run fail.
 	SubAgents SubAgentRunner
+	// StrictPreemption makes every wasm loop of the engine a safepoint, so
+	// even a guest inside one long built-in call (a JSON.parse of a large
+	// text) cannot hold up the process's garbage collector. CPU-heavy cells
+	// run several times slower; without it the hold-up is bounded by one
+	// built-in call (SECURITY.md, RATIONALE.md).
+	StrictPreemption bool
 }
 
 // A Runtime hosts code mode for a process: the compiled engine, the VM pool
@@ -61,7 +67,7 @@ type Runtime struct {
 // quickjs-wasi binary cannot be loaded, code mode still activates and every
 // exec fails closed with runtime_unavailable (see Available).
 func New(ctx context.Context, opts Options) *Runtime {
-	eng, err := engine.Shared(ctx, engine.Options{WasmPath: opts.WasmPath, Digest: opts.WasmDigest, CacheDir: opts.CacheDir})
+	eng, err := engine.Shared(ctx, engine.Options{WasmPath: opts.WasmPath, Digest: opts.WasmDigest, CacheDir: opts.CacheDir, StrictPreemption: opts.StrictPreemption})
 	runner := cell.NewRunner(eng, err)
 	debug := newDebugLog(opts.Env, opts.Log)
 	runner.Events = debug.event

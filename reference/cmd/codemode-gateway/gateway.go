@@ -54,7 +54,7 @@ var errAborted = errors.New("turn aborted")
 
 // bootGateway starts the runtime for the configuration at path, keeping
 // its durable state under stateDir.
-func bootGateway(ctx context.Context, path, stateDir string, getenv func(string) string, stderr io.Writer) (*gateway, *gatewayConfig, error) {
+func bootGateway(ctx context.Context, path, stateDir string, strict bool, getenv func(string) string, stderr io.Writer) (*gateway, *gatewayConfig, error) {
 	cfg, err := loadConfig(path)
 	if err != nil {
 		return nil, nil, err
@@ -70,7 +70,7 @@ func bootGateway(ctx context.Context, path, stateDir string, getenv func(string)
 	env := map[string]string{codemode.EnvDebugCodeMode: getenv(codemode.EnvDebugCodeMode)}
 	sys, err := harness.Boot(ctx, harness.Options{
 		Namespaces: cfg.Kit.Namespaces, RolledBack: cfg.Kit.RolledBack, Runtime: cfg.Kit.Runtime,
-		Env: env, Transcripts: tr, SubAgents: g.subAgent,
+		Env: env, Transcripts: tr, SubAgents: g.subAgent, StrictPreemption: strict,
 	})
 	if err != nil {
 		return nil, nil, err

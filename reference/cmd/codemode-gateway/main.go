@@ -40,12 +40,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	fs.SetOutput(stderr)
 	cfgPath := fs.String("config", "", "the configuration `file` (required)")
 	stateDir := fs.String("state", "", "the `directory` of durable state (session transcripts); default: next to the config file, in codemode-gateway-state")
+	strict := fs.Bool("strict-preemption", false, "make every wasm loop a safepoint (codemode.Options.StrictPreemption): slower compute, no garbage-collection hold-up by a guest inside a long built-in")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if *cfgPath == "" || fs.NArg() > 0 {
 		fs.Usage()
-		return errors.New("usage: codemode-gateway -config FILE [-state DIR]")
+		return errors.New("usage: codemode-gateway -config FILE [-state DIR] [-strict-preemption]")
 	}
 	if *stateDir == "" {
 		*stateDir = *cfgPath + ".state"
@@ -53,7 +54,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 
-	g, cfg, err := bootGateway(ctx, *cfgPath, *stateDir, getenv, stderr)
+	g, cfg, err := bootGateway(ctx, *cfgPath, *stateDir, *strict, getenv, stderr)
 	if err != nil {
 		return err
 	}

@@ -41,6 +41,8 @@ type Options struct {
 	// MCP adds the setup's MCP servers to a turn's configuration; nil
 	// leaves the configuration as it is.
 	MCP func(config json.RawMessage) (json.RawMessage, error)
+	// StrictPreemption is codemode.Options.StrictPreemption.
+	StrictPreemption bool
 }
 
 // A TurnHost is what one turn delegates to the suite's fake host: tool
@@ -92,6 +94,7 @@ func Boot(ctx context.Context, o Options) (*System, error) {
 	opts.Namespaces = reg
 	opts.Env = o.Env
 	opts.SubAgents = o.SubAgents
+	opts.StrictPreemption = o.StrictPreemption
 	if s.transcripts == nil {
 		s.transcripts = codemode.NewMemoryTranscripts()
 	}

@@ -13,7 +13,10 @@
 //     of export functions per nesting depth.
 //   - Preemption: compiled wasm cannot be preempted by the Go scheduler. The
 //     QuickJS interrupt handler is always enabled; it polls a deadline and an
-//     abort flag and gives the scheduler a safepoint.
+//     abort flag and gives the scheduler a safepoint. QuickJS polls by count,
+//     so a timer pokes the counter of running guests (preempt.go) to bound
+//     the time between polls; Options.StrictPreemption adds a safepoint to
+//     every wasm loop as well.
 //   - Traps: after any trap the VM's C state is inconsistent. Every trap marks
 //     the VM broken; it is never used again. The process lives on.
 //   - Stack: a maximum stack size is always set, so deep recursion is a

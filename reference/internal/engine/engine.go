@@ -36,6 +36,10 @@ type Options struct {
 	// Interpreter selects wazero's interpreter engine. It is 40x slower and
 	// exists only for differential tests; never use it in production.
 	Interpreter bool
+	// StrictPreemption compiles wazero's termination checks into every
+	// wasm loop and function, so a guest reaches a safepoint even inside a
+	// long built-in call (preempt.go). CPU-heavy guests run 3-4x slower.
+	StrictPreemption bool
 }
 
 // An Engine is the compiled quickjs-wasi module, shared by every VM of a
@@ -46,6 +50,7 @@ type Engine struct {
 	digest   [32]byte
 	path     string
 	live     atomic.Int64 // instances not yet closed (LiveVMs)
+	preempt  *preempter
 }
 
 // New loads, verifies and compiles the binary. Every failure to obtain a
@@ -73,7 +78,9 @@ func New(ctx context.Context, opts Options) (*Engine, error) {
 	} else {
 		cfg = wazero.NewRuntimeConfigCompiler()
 	}
-	cfg = cfg.WithMemoryLimitPages(maxMemoryPages).WithCloseOnContextDone(false)
+	// With StrictPreemption every check exits to Go, a safepoint; the VMs'
+	// contexts are never cancelled, so no check ever closes an instance.
+	cfg = cfg.WithMemoryLimitPages(maxMemoryPages).WithCloseOnContextDone(opts.StrictPreemption)
 	if cache := compilationCache(opts.CacheDir); cache != nil {
 		cfg = cfg.WithCompilationCache(cache)
 	}
@@ -93,9 +100,13 @@ func New(ctx context.Context, opts Options) (*Engine, error) {
 			return nil, &UnavailableError{Reason: "quickjs-wasi wasm lacks export " + name}
 		}
 	}
-	e := &Engine{runtime: rt, compiled: compiled, path: path}
+	e := &Engine{runtime: rt, compiled: compiled, path: path, preempt: newPreempter()}
 	b, _ := hex.DecodeString(digest)
 	copy(e.digest[:], b)
+	if err := e.probePreemption(ctx); err != nil {
+		_ = rt.Close(ctx)
+		return nil, err
+	}
 	return e, nil
 }
 
@@ -109,6 +120,10 @@ func (e *Engine) Path() string { return e.path }
 // LiveVMs reports how many VMs of e (fresh or restored) are not closed yet.
 // Leak checks compare it before and after a workload.
 func (e *Engine) LiveVMs() int { return int(e.live.Load()) }
+
+// Preemptive reports whether the engine bounds the time between interrupt
+// polls (preempt.go); it does for the pinned binary.
+func (e *Engine) Preemptive() bool { return e.preempt.enabled }
 
 // Close releases the runtime and every VM still open.
 func (e *Engine) Close(ctx context.Context) error { return e.runtime.Close(ctx) }

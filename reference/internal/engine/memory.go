@@ -1,6 +1,12 @@
 package engine
 
-import "github.com/tetratelabs/wazero/experimental"
+import (
+	"sync"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/tetratelabs/wazero/experimental"
+)
 
 // initialMemoryCapacity is the capacity a VM's linear memory starts with.
 // quickjs-wasi grows from 18 to 22 pages while it initialises and loads the
@@ -21,23 +27,45 @@ var growthDivisor uint64 = 1
 // that grows its heap step by step (a large ALL_TOOLS) costs amortized
 // linear time with few copies. Capacity past the length is never touched
 // by the guest, so it is not resident until memory.grow reaches it.
-type linearMemory struct{}
+type linearMemory struct{ vm *VM }
 
-func (linearMemory) Allocate(capBytes, maxBytes uint64) experimental.LinearMemory {
+func (l linearMemory) Allocate(capBytes, maxBytes uint64) experimental.LinearMemory {
 	c := min(max(capBytes, initialMemoryCapacity), maxBytes)
-	return &sliceMemory{buf: make([]byte, 0, c), max: maxBytes, div: growthDivisor}
+	m := &sliceMemory{buf: make([]byte, 0, c), max: maxBytes, div: growthDivisor}
+	if l.vm != nil {
+		l.vm.linear = m
+	}
+	return m
 }
 
-// sliceMemory is one VM's linear memory.
+// sliceMemory is one VM's linear memory. mu guards buf against the
+// preempter, the one writer from another goroutine (store32).
 type sliceMemory struct {
+	mu  sync.Mutex
 	buf []byte
 	max uint64
 	div uint64 // growthDivisor when allocated
 }
 
+// store32 stores v at off if off is in range, from any goroutine, and
+// reports whether it did. Only the preempter uses it, on a word that the
+// guest reads and writes (its interrupt counter); every other Go access to
+// guest memory happens on the VM's own goroutine.
+func (m *sliceMemory) store32(off uint32, v uint32) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if off%4 != 0 || uint64(off)+4 > uint64(len(m.buf)) {
+		return false
+	}
+	atomic.StoreUint32((*uint32)(unsafe.Pointer(&m.buf[off])), v)
+	return true
+}
+
 // Reallocate returns the memory grown to size bytes, or nil past the
 // maximum, as experimental.LinearMemory requires.
 func (m *sliceMemory) Reallocate(size uint64) []byte {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	if size > m.max {
 		return nil
 	}
@@ -52,4 +80,8 @@ func (m *sliceMemory) Reallocate(size uint64) []byte {
 }
 
 // Free drops the memory for the garbage collector.
-func (m *sliceMemory) Free() { m.buf = nil }
+func (m *sliceMemory) Free() {
+	m.mu.Lock()
+	m.buf = nil
+	m.mu.Unlock()
+}

@@ -57,6 +57,11 @@ type VM struct {
 
 	scratch uint32 // 8 bytes of guest memory for out-parameters
 	global  uint32 // owned box of the global object
+
+	linear   *sliceMemory // the memory the preempter pokes
+	ctxPtr   uint32       // the JSContext, whose interrupt counter it pokes
+	lastPoll int64        // unix nanoseconds of the last poll (pace)
+	paced    uint32       // the count pace gave the guest at that poll
 }
 
 type vmKey struct{}
@@ -91,7 +96,7 @@ func (e *Engine) NewVM(ctx context.Context, limits Limits) (*VM, error) {
 func (e *Engine) instantiate(ctx context.Context) (*VM, error) {
 	vm := &VM{engine: e, hosts: map[string]HostFunc{}, rejections: map[uint32]string{}}
 	vm.ctx = context.WithValue(context.WithoutCancel(ctx), vmKey{}, vm)
-	mod, err := e.runtime.InstantiateModule(experimental.WithMemoryAllocator(vm.ctx, linearMemory{}), e.compiled,
+	mod, err := e.runtime.InstantiateModule(experimental.WithMemoryAllocator(vm.ctx, linearMemory{vm: vm}), e.compiled,
 		wazero.NewModuleConfig().WithName("").WithStartFunctions())
 	if err != nil {
 		return nil, &TrapError{Err: fmt.Errorf("instantiate: %w", err)}
@@ -137,6 +142,11 @@ func (vm *VM) setup(limits Limits) error {
 		return err
 	}
 	vm.global = uint32(g)
+	cx, err := vm.call(xGetContextPtr)
+	if err != nil {
+		return err
+	}
+	vm.ctxPtr = uint32(cx)
 	return nil
 }
 
@@ -235,6 +245,10 @@ func (vm *VM) exit() {
 	}
 }
 
+// runsGuest marks the exports that run guest code for an unbounded time: the
+// preempter watches a VM while one of them is the outermost call.
+var runsGuest = [numExports]bool{xEval: true, xCall: true, xExecutePendingJob: true}
+
 var errTooDeep = errors.New("host call nesting is too deep")
 
 // call invokes export x at the current nesting depth. A wasm error is a trap:
@@ -264,9 +278,16 @@ func (vm *VM) call(x export, args ...uint64) (uint64, error) {
 	}
 	stack := f.stack[:]
 	copy(stack, args)
+	preempt := d == 0 && runsGuest[x]
+	if preempt {
+		vm.engine.preempt.start(vm)
+	}
 	vm.depth++
 	err := fn.CallWithStack(vm.ctx, stack)
 	vm.depth--
+	if preempt {
+		vm.engine.preempt.stop(vm)
+	}
 	if err != nil {
 		if vm.broken == nil {
 			vm.broken = err
@@ -668,12 +689,17 @@ func (vm *VM) RunGC() error {
 }
 
 // interrupt is the body of the host_interrupt import.
+
 func (vm *VM) interrupt() bool {
+	now := time.Now().UnixNano()
+	if vm.engine.preempt.enabled {
+		vm.pace(now)
+	}
 	if vm.aborted.Load() {
 		vm.fired.Store(true)
 		return true
 	}
-	if d := vm.deadline.Load(); d != 0 && time.Now().UnixNano() >= d {
+	if d := vm.deadline.Load(); d != 0 && now >= d {
 		vm.fired.Store(true)
 		return true
 	}
