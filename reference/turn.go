@@ -489,24 +489,16 @@ func (t *Turn) Catalog() *catalog.Catalog { return t.catalog }
 // Settings implements cell.Host.
 func (t *Turn) Settings() config.Settings { return t.settings }
 
-// GuestConfig implements cell.Host: the catalog part is built once per
-// turn, namespace scopes once per exec.
+// GuestConfig implements cell.Host: everything but ALL_TOOLS, which the
+// cell installs from the catalog's JSON (built once per catalog,
+// catalog.Guest); namespace scopes once per exec.
 func (t *Turn) GuestConfig(execCallID string) ([]byte, error) {
 	namespaces, err := t.scopes(execCallID)
 	if err != nil {
 		return nil, err
 	}
-	visible := t.catalog.Visible()
-	tools := make([]any, len(visible))
-	for i, e := range visible {
-		tools[i] = e.Compact()
-	}
-	conv := t.catalog.Convenience()
-	gc := guest.Config{MaxOutputBytes: t.settings.MaxOutputBytes, Tools: tools,
-		Convenience: make([]guest.Convenience, len(conv)), APIFiles: t.apiFiles(), Namespaces: namespaces, Swarm: t.guestSwarm()}
-	for i, c := range conv {
-		gc.Convenience[i] = guest.Convenience{Name: c.Name, ID: c.ID}
-	}
+	gc := guest.Config{MaxOutputBytes: t.settings.MaxOutputBytes,
+		APIFiles: t.apiFiles(), Namespaces: namespaces, Swarm: t.guestSwarm()}
 	if m := t.mcpNamespace(); m != nil {
 		gc.Namespaces = append([]guest.Namespace{*m}, gc.Namespaces...)
 	}

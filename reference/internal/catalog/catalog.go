@@ -4,6 +4,7 @@
 package catalog
 
 import (
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -79,6 +80,41 @@ type Catalog struct {
 
 	indexOnce sync.Once
 	ix        *index
+
+	guestOnce sync.Once
+	guest     GuestCatalog
+}
+
+// GuestCatalog is the part of the guest's globals that depends on the
+// catalog alone, as JSON text ({"tools": the compact entries of Visible,
+// for ALL_TOOLS; "convenience": Convenience, for the tools object}), and
+// its sha256, which names it in the cell runner's pool of VMs that have it
+// installed already.
+type GuestCatalog struct {
+	JSON []byte
+	Key  [32]byte
+}
+
+// Guest returns the catalog's GuestCatalog, built on first use: a catalog
+// does not change after Build, and a turn runs many cells over it.
+func (c *Catalog) Guest() GuestCatalog {
+	c.guestOnce.Do(func() {
+		visible := c.Visible()
+		compact := make([]Compact, len(visible))
+		for i, e := range visible {
+			compact[i] = e.Compact()
+		}
+		conv := c.Convenience()
+		if conv == nil {
+			conv = []Convenience{} // an array, never null, for the guest
+		}
+		b, _ := json.Marshal(struct {
+			Tools       []Compact     `json:"tools"`
+			Convenience []Convenience `json:"convenience"`
+		}{compact, conv}) // strings only: it cannot fail
+		c.guest = GuestCatalog{JSON: b, Key: sha256.Sum256(b)}
+	})
+	return c.guest
 }
 
 var unsafeOwnerRE = regexp.MustCompile(`[^A-Za-z0-9_-]`)

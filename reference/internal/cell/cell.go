@@ -10,11 +10,13 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/codemodekit/kit/reference/internal/catalog"
 	"github.com/codemodekit/kit/reference/internal/engine"
 	"github.com/codemodekit/kit/reference/internal/guest"
 	"github.com/codemodekit/kit/reference/internal/prepare"
@@ -97,7 +99,7 @@ func (rn *Runner) Stats() Stats {
 		st.LiveVMs = rn.eng.LiveVMs()
 	}
 	if rn.pool != nil {
-		st.PooledVMs = len(rn.pool.ready)
+		st.PooledVMs = rn.pool.size()
 	}
 	return st
 }
@@ -192,13 +194,22 @@ func (rn *Runner) exec(ctx context.Context, host Host, scope Scope, toolCallID s
 	if err != nil {
 		return Failed(CodeInvalidInput, PhaseInput, err.Error())
 	}
+	cat := host.Catalog().Guest()
 	r := &run{id: rb.RunID, scope: scope, host: host,
 		bridge: newBridge(host, s.MaxPendingToolCalls, toolCallID, in.RestartSafe), restartSafe: in.RestartSafe}
 	r.output.skip = rb.SkipOutput
 	return rn.supervise(ctx, r, deadline, true, func(l *leg) Result {
-		pv, err := rn.pool.get()
+		pv, err := rn.pool.get(cat)
 		if err != nil {
 			return l.fail(failRuntime, CodeRuntimeUnavailable, MsgRuntimeUnavailable+err.Error())
+		}
+		if pv.hot && !fitsLimit(pv.vm, s.MemoryLimitBytes) {
+			// ALL_TOOLS alone passes this run's memory limit: installing
+			// it in the cell fails as it always did.
+			pv.vm.Close()
+			if pv, err = rn.pool.get(catalog.GuestCatalog{}); err != nil {
+				return l.fail(failRuntime, CodeRuntimeUnavailable, MsgRuntimeUnavailable+err.Error())
+			}
 		}
 		l.setVM(pv.vm)
 		r.ctl = pv.ctl
@@ -207,6 +218,11 @@ func (rn *Runner) exec(ctx context.Context, host Host, scope Scope, toolCallID s
 		}
 		pv.vm.Bind(guest.HostRequest, r.bridge.handle)
 		pv.vm.Bind(guest.HostNote, noteFunc(host))
+		if !pv.hot {
+			if _, err := pv.vm.CallMethod(r.ctl, guest.Catalog, string(cat.JSON)); err != nil {
+				return l.engineFailure(err)
+			}
+		}
 		if _, err := pv.vm.CallMethod(r.ctl, guest.Configure, string(guestConfig)); err != nil {
 			return l.engineFailure(err)
 		}
@@ -382,9 +398,6 @@ func (rn *Runner) supervise(ctx context.Context, r *run, deadline time.Time, fre
 		l.mu.Lock()
 		vm := l.vm
 		l.mu.Unlock()
-		if vm != nil {
-			vm.Close()
-		}
 		if res.Status != "waiting" {
 			rn.store.remove(r)
 		}
@@ -392,10 +405,21 @@ func (rn *Runner) supervise(ctx context.Context, r *run, deadline time.Time, fre
 			// The watchdog answered already: nothing of this leg survives.
 			rn.store.remove(r)
 		}
+		// The caller waiting for the answer was just made this P's next
+		// goroutine: let it run now rather than after the VM's close and
+		// the pool's refill (on a loaded 2-core machine that wait was
+		// most of a trivial cell). The VM is closed after the answer for
+		// the same reason: nothing of it is needed once the leg has its
+		// result.
+		runtime.Gosched()
+		if vm != nil {
+			vm.Close()
+		}
 		if fresh && rn.pool != nil {
 			// The leg took a pooled VM: replace it now that the cell has
 			// its answer, not while it ran (BENCHMARKS.md, P1).
 			rn.pool.refill()
+			rn.pool.warm(r.host.Catalog().Guest())
 		}
 	}()
 	watchdog := time.NewTimer(time.Until(deadline) + WatchdogGrace)

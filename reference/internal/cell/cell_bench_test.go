@@ -39,17 +39,8 @@ func newBenchHost(b *testing.B) *benchHost {
 	cat := catalog.Build([]catalog.Tool{{Name: "noop", Description: "Returns at once.", Kind: catalog.Core,
 		Parameters: json.RawMessage(`{"type":"object","properties":{}}`)}})
 	s := config.Resolve(json.RawMessage(`{"tools":{"codeMode":true}}`), "main").Settings
-	visible := cat.Visible()
-	tools := make([]any, len(visible))
-	for i, e := range visible {
-		tools[i] = e.Compact()
-	}
-	conv := cat.Convenience()
-	gc := guest.Config{MaxOutputBytes: s.MaxOutputBytes, Tools: tools, Convenience: make([]guest.Convenience, len(conv)),
+	gc := guest.Config{MaxOutputBytes: s.MaxOutputBytes,
 		APIFiles: []guest.APIFile{}, Namespaces: []guest.Namespace{}}
-	for i, c := range conv {
-		gc.Convenience[i] = guest.Convenience{Name: c.Name, ID: c.ID}
-	}
 	raw, err := json.Marshal(gc)
 	if err != nil {
 		b.Fatal(err)

@@ -33,12 +33,8 @@ func newFakeHost(settings config.Settings) *fakeHost {
 func (h *fakeHost) Catalog() *catalog.Catalog { return h.cat }
 func (h *fakeHost) Settings() config.Settings { return h.settings }
 func (h *fakeHost) GuestConfig(string) ([]byte, error) {
-	var tools []any
-	for _, e := range h.cat.Visible() {
-		tools = append(tools, e.Compact())
-	}
-	return json.Marshal(guest.Config{MaxOutputBytes: h.settings.MaxOutputBytes, Tools: tools,
-		Convenience: []guest.Convenience{}, APIFiles: []guest.APIFile{}, Namespaces: []guest.Namespace{}})
+	return json.Marshal(guest.Config{MaxOutputBytes: h.settings.MaxOutputBytes,
+		APIFiles: []guest.APIFile{}, Namespaces: []guest.Namespace{}})
 }
 func (h *fakeHost) Telemetry() Telemetry { return Telemetry{} }
 func (h *fakeHost) Count(string)         {}

@@ -61,7 +61,7 @@ func (c leakCheck) verify(t *testing.T) {
 func (p *pool) busy() bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.filling
+	return p.filling || p.hotFilling
 }
 
 // TestFault_GuestTrap: a WebAssembly trap while a run resumes (a sealed

@@ -6,6 +6,7 @@ import (
 	mrand "math/rand/v2"
 	"sync"
 
+	"github.com/codemodekit/kit/reference/internal/catalog"
 	"github.com/codemodekit/kit/reference/internal/config"
 	"github.com/codemodekit/kit/reference/internal/engine"
 	"github.com/codemodekit/kit/reference/internal/guest"
@@ -15,21 +16,38 @@ import (
 // millisecond to make; taking a ready one costs nothing.
 const poolSize = 2
 
+// hotMinBytes is the size of catalog JSON from which a catalog gets VMs of
+// its own (hot VMs, with ALL_TOOLS installed ahead of the cell). Below it,
+// installing ALL_TOOLS in the cell costs less than a millisecond.
+const hotMinBytes = 64 << 10
+
 // pool keeps fresh VMs with the controller loaded, so a cell starts at once.
 // A VM leaves the pool once and is never returned: runs never share a VM.
-// pooled is a fresh VM and its controller.
+//
+// It also keeps up to poolSize hot VMs for the large catalog used last:
+// parsing and freezing ALL_TOOLS of 10,000 tools costs a cell hundreds of
+// milliseconds, and a turn runs many cells over one catalog. A hot VM is a
+// fresh VM whose controller ran catalog() with that catalog's JSON, which
+// is the first thing a cell does with a fresh VM anyway; it is matched by
+// the JSON's sha256, so it only ever serves a run whose ALL_TOOLS is the
+// same text.
 type pooled struct {
 	vm  *engine.VM
 	ctl engine.Handle
+	// hot is set when the controller has a catalog installed already.
+	hot bool
 }
 
 type pool struct {
 	eng   *engine.Engine
 	ready chan pooled
 
-	mu      sync.Mutex
-	filling bool // a refill goroutine is at work
-	closed  bool
+	mu         sync.Mutex
+	filling    bool // a refill goroutine is at work
+	closed     bool
+	hotCatalog catalog.GuestCatalog // the catalog of the hot VMs
+	hot        []pooled
+	hotFilling bool // a hot refill goroutine is at work
 }
 
 func newPool(eng *engine.Engine) *pool {
@@ -60,11 +78,19 @@ func (p *pool) fresh() (pooled, error) {
 	return pooled{vm: vm, ctl: ctl}, nil
 }
 
-// get takes a ready VM or makes one. It does not start the replacement: on
-// a small machine building a VM alongside the cell that just took one
-// doubles the cell's latency (BENCHMARKS.md, P1), so the runner refills
-// the pool once the cell's leg has ended.
-func (p *pool) get() (pooled, error) {
+// get takes a hot VM of cat, or a ready VM, or makes one. It does not start
+// the replacement: on a small machine building a VM alongside the cell that
+// just took one doubles the cell's latency (BENCHMARKS.md, P1), so the
+// runner refills the pool once the cell's leg has ended.
+func (p *pool) get(cat catalog.GuestCatalog) (pooled, error) {
+	p.mu.Lock()
+	if n := len(p.hot); n > 0 && p.hotCatalog.Key == cat.Key {
+		pv := p.hot[n-1]
+		p.hot = p.hot[:n-1]
+		p.mu.Unlock()
+		return pv, nil
+	}
+	p.mu.Unlock()
 	select {
 	case pv := <-p.ready:
 		return pv, nil
@@ -115,10 +141,88 @@ func (p *pool) refill() {
 	}()
 }
 
+// warm keeps hot VMs for cat when it is large: it replaces the hot VMs of
+// another catalog and fills up to poolSize in the background, one VM after
+// the other, unless a filler is already at work.
+func (p *pool) warm(cat catalog.GuestCatalog) {
+	if len(cat.JSON) < hotMinBytes {
+		return
+	}
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return
+	}
+	var stale []pooled
+	if p.hotCatalog.Key != cat.Key {
+		stale, p.hot, p.hotCatalog = p.hot, nil, cat
+	}
+	start := !p.hotFilling && len(p.hot) < poolSize
+	if start {
+		p.hotFilling = true
+	}
+	p.mu.Unlock()
+	for _, pv := range stale {
+		pv.vm.Close()
+	}
+	if !start {
+		return
+	}
+	go func() {
+		for {
+			p.mu.Lock()
+			if p.closed || p.hotCatalog.Key != cat.Key || len(p.hot) >= poolSize {
+				p.hotFilling = false
+				p.mu.Unlock()
+				return
+			}
+			p.mu.Unlock()
+			pv, err := p.fresh()
+			if err == nil {
+				if _, err = pv.vm.CallMethod(pv.ctl, guest.Catalog, string(cat.JSON)); err != nil {
+					pv.vm.Close()
+				}
+			}
+			p.mu.Lock()
+			if err != nil {
+				p.hotFilling = false
+				p.mu.Unlock()
+				return
+			}
+			if p.closed || p.hotCatalog.Key != cat.Key {
+				p.mu.Unlock()
+				pv.vm.Close()
+				continue // the loop head sees it and stops
+			}
+			pv.hot = true
+			p.hot = append(p.hot, pv)
+			p.mu.Unlock()
+		}
+	}()
+}
+
+// fitsLimit reports whether vm's heap is within limit bytes.
+func fitsLimit(vm *engine.VM, limit int) bool {
+	n, err := vm.AllocatedBytes()
+	return err == nil && n <= limit
+}
+
+// size counts the VMs waiting in the pool, hot ones included.
+func (p *pool) size() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.ready) + len(p.hot)
+}
+
 func (p *pool) close() {
 	p.mu.Lock()
 	p.closed = true
+	hot := p.hot
+	p.hot = nil
 	p.mu.Unlock()
+	for _, pv := range hot {
+		pv.vm.Close()
+	}
 	for {
 		select {
 		case pv := <-p.ready:

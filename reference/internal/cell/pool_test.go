@@ -2,10 +2,17 @@ package cell
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/codemodekit/kit/reference/internal/catalog"
+	"github.com/codemodekit/kit/reference/internal/config"
 	"github.com/codemodekit/kit/reference/internal/engine"
+	"github.com/google/go-cmp/cmp"
 )
 
 // readyCount waits (bounded) until no refill is at work and returns how
@@ -40,7 +47,7 @@ func TestPool(t *testing.T) {
 	}
 	var taken []pooled
 	for i := 0; i < poolSize+1; i++ { // the last one is made inline
-		pv, err := p.get()
+		pv, err := p.get(catalog.GuestCatalog{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -78,7 +85,7 @@ func TestPool_refillHammer(t *testing.T) {
 			defer func() { done <- struct{}{} }()
 			for i := 0; i < 5; i++ {
 				p.refill()
-				pv, err := p.get()
+				pv, err := p.get(catalog.GuestCatalog{})
 				if err != nil {
 					t.Error(err)
 					return
@@ -93,5 +100,201 @@ func TestPool_refillHammer(t *testing.T) {
 	p.refill()
 	if got := readyCount(t, p); got != poolSize {
 		t.Errorf("after the hammer: %d ready VMs, want %d", got, poolSize)
+	}
+}
+
+// bigCatalog is a catalog whose guest JSON passes hotMinBytes; tag makes
+// catalogs of the same size differ.
+func bigCatalog(t *testing.T, tag string, n int) catalog.GuestCatalog {
+	t.Helper()
+	tools := make([]catalog.Tool, n)
+	for i := range tools {
+		tools[i] = catalog.Tool{Name: fmt.Sprintf("%s_tool_%d", tag, i), Kind: catalog.Core,
+			Description: strings.Repeat("A tool of the hot-pool test. ", 4),
+			Parameters:  json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"}}}`)}
+	}
+	g := catalog.Build(tools).Guest()
+	if len(g.JSON) < hotMinBytes {
+		t.Fatalf("catalog JSON of %d bytes is below hotMinBytes", len(g.JSON))
+	}
+	return g
+}
+
+// hotCount waits (bounded) until no hot refill is at work and returns how
+// many hot VMs the pool holds.
+func hotCount(t *testing.T, p *pool) int {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		p.mu.Lock()
+		filling, n := p.hotFilling, len(p.hot)
+		p.mu.Unlock()
+		if !filling {
+			return n
+		}
+		time.Sleep(time.Millisecond)
+	}
+	t.Fatal("the hot pool never finished filling")
+	return 0
+}
+
+// hasCatalog checks that vm's ALL_TOOLS is the catalog of g (by length and
+// first id).
+func hasCatalog(vm *engine.VM, g catalog.GuestCatalog) error {
+	var cat struct{ Tools []catalog.Compact }
+	if err := json.Unmarshal(g.JSON, &cat); err != nil {
+		return err
+	}
+	entries := cat.Tools
+	return vm.Eval(fmt.Sprintf(`if (ALL_TOOLS.length !== %d || ALL_TOOLS[0].id !== %q || !Object.isFrozen(ALL_TOOLS[0])) throw new Error("wrong ALL_TOOLS")`,
+		len(entries), entries[0].ID), "check.js")
+}
+
+// TestPool_hot: warm fills poolSize hot VMs for a large catalog, only a get
+// for that catalog takes them, a small catalog gets none, warming another
+// catalog replaces them, and close closes them.
+func TestPool_hot(t *testing.T) {
+	eng, err := engine.Shared(context.Background(), engine.Options{})
+	if err != nil {
+		t.Fatalf("engine unavailable (run `npm ci` in reference/): %v", err)
+	}
+	live := eng.LiveVMs()
+	a, b := bigCatalog(t, "a", 1500), bigCatalog(t, "b", 1500)
+	small := catalog.Build([]catalog.Tool{{Name: "echo", Kind: catalog.Core, Parameters: json.RawMessage(`{"type":"object"}`)}}).Guest()
+	p := newPool(eng)
+	readyCount(t, p)
+
+	p.warm(small)
+	if got := hotCount(t, p); got != 0 {
+		t.Errorf("after warm(small): %d hot VMs, want 0", got)
+	}
+	p.warm(a)
+	if got := hotCount(t, p); got != poolSize {
+		t.Fatalf("after warm(a): %d hot VMs, want %d", got, poolSize)
+	}
+	pv, err := p.get(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pv.hot {
+		t.Error("get(b) took a hot VM of a")
+	}
+	pv.vm.Close()
+	pv, err = p.get(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !pv.hot {
+		t.Error("get(a) did not take a hot VM")
+	} else if err := hasCatalog(pv.vm, a); err != nil {
+		t.Errorf("hot VM of a: %v", err)
+	}
+	pv.vm.Close()
+	p.warm(b)
+	if got := hotCount(t, p); got != poolSize {
+		t.Fatalf("after warm(b): %d hot VMs, want %d", got, poolSize)
+	}
+	if pv, err = p.get(a); err != nil || pv.hot {
+		t.Errorf("get(a) after warm(b): hot %v, err %v; want a plain VM", pv.hot, err)
+	}
+	pv.vm.Close()
+	p.close()
+	readyCount(t, p)
+	if got := eng.LiveVMs(); got != live {
+		t.Errorf("after close: %d live VMs, want %d", got, live)
+	}
+}
+
+// TestPool_hotHammer: concurrent warms of two catalogs and gets never hand
+// out a hot VM of the wrong catalog and never keep more than poolSize.
+func TestPool_hotHammer(t *testing.T) {
+	eng, err := engine.Shared(context.Background(), engine.Options{})
+	if err != nil {
+		t.Fatalf("engine unavailable (run `npm ci` in reference/): %v", err)
+	}
+	cats := []catalog.GuestCatalog{bigCatalog(t, "a", 1500), bigCatalog(t, "b", 1500)}
+	p := newPool(eng)
+	defer p.close()
+	var wg sync.WaitGroup
+	for g := 0; g < 4; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 6; i++ {
+				c := cats[(g+i)%2]
+				p.warm(c)
+				pv, err := p.get(c)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if pv.hot {
+					if err := hasCatalog(pv.vm, c); err != nil {
+						t.Errorf("hot VM handed out for the wrong catalog: %v", err)
+					}
+				}
+				pv.vm.Close()
+				p.mu.Lock()
+				n := len(p.hot)
+				p.mu.Unlock()
+				if n > poolSize {
+					t.Errorf("%d hot VMs, want at most %d", n, poolSize)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// TestExec_hotCatalog: cells over a large catalog see the same ALL_TOOLS
+// and tools object whether their VM had the catalog installed in the cell
+// (the first) or ahead of it (the later ones, hot); a memory limit that
+// ALL_TOOLS alone passes fails the cell either way.
+func TestExec_hotCatalog(t *testing.T) {
+	rn := testRunner(t)
+	tools := make([]catalog.Tool, 1500)
+	for i := range tools {
+		tools[i] = catalog.Tool{Name: fmt.Sprintf("hot_tool_%d", i), Kind: catalog.Core,
+			Description: strings.Repeat("A tool of the hot-pool test. ", 4),
+			Parameters:  json.RawMessage(`{"type":"object","properties":{}}`)}
+	}
+	h := newFakeHost(config.Defaults())
+	h.cat = catalog.Build(tools)
+	if n := len(h.cat.Guest().JSON); n < hotMinBytes {
+		t.Fatalf("catalog JSON of %d bytes is below hotMinBytes", n)
+	}
+	const code = `return [ALL_TOOLS.length, ALL_TOOLS[7].id, Object.isFrozen(ALL_TOOLS), Object.isFrozen(ALL_TOOLS[3]),
+		typeof tools.hot_tool_42, Object.isFrozen(tools), Object.getOwnPropertyDescriptor(globalThis, "ALL_TOOLS").writable,
+		Object.getOwnPropertyNames(globalThis).filter((n) => ["ALL_TOOLS", "tools", "MCP", "namespaces", "API"].includes(n)).join()]`
+	var want string
+	for i := 0; i < 4; i++ {
+		res := exec(t, rn, h, code)
+		if res.Status != "completed" {
+			t.Fatalf("cell %d: %s %s", i, res.Status, res.Error)
+		}
+		if i == 0 {
+			want = string(res.Value)
+			continue
+		}
+		if diff := cmp.Diff(want, string(res.Value)); diff != "" {
+			t.Errorf("cell %d (-first +this):\n%s", i, diff)
+		}
+		// Give the pool the time to install the catalog in its hot VMs.
+		settle(t, func() bool { return !rn.pool.busy() })
+	}
+	rn.pool.mu.Lock()
+	hot := len(rn.pool.hot)
+	rn.pool.mu.Unlock()
+	if hot == 0 {
+		t.Error("no hot VM after four cells over a large catalog")
+	}
+	s := config.Defaults()
+	s.MemoryLimitBytes = 1 << 20 // below what ALL_TOOLS of 1500 entries takes
+	small := newFakeHost(s)
+	small.cat = h.cat
+	for i := 0; i < 2; i++ {
+		if res := exec(t, rn, small, `return 1`); res.Status != "failed" {
+			t.Errorf("cell %d under a 1 MiB memory limit: %s, want failed", i, res.Status)
+		}
 	}
 }

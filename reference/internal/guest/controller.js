@@ -6,7 +6,10 @@
 // it.
 //
 // Host -> guest (methods of the completion value):
-//   configure(json)      install the run's globals (once per VM)
+//   catalog(json)        install ALL_TOOLS and tools (once per VM, before
+//                        configure; a pooled VM may get them before its
+//                        run exists)
+//   configure(json)      install the run's other globals (once per VM)
 //   start(fn)            run the model's async function
 //   settle(id, ok, s)    settle a bridge request (s: JSON value, or error message)
 //   state()              JSON {done, ok, value?, error?}
@@ -208,9 +211,14 @@
     return build(ns.root);
   }
 
-  function configure(configJSON) {
-    const cfg = parse(configJSON);
-    maxOutputBytes = cfg.maxOutputBytes;
+  let catalogInstalled = false;
+
+  // catalog installs ALL_TOOLS and the tools object, which depend on the
+  // catalog alone ({tools, convenience}).
+  function catalog(catalogJSON) {
+    if (catalogInstalled) throw new ErrorCtor("catalog already installed");
+    catalogInstalled = true;
+    const cat = parse(catalogJSON);
 
     const search = async function search(query, options) {
       if (typeof query !== "string") throw new ErrorCtor("search query must be a string.");
@@ -240,7 +248,7 @@
     const tools = { search, describe, call, callValue };
     // A convenience function calls by name: the name is unique, and a call
     // made by name is never replay-safe (CM-9.7).
-    const convenience = cfg.convenience;
+    const convenience = cat.convenience;
     for (let i = 0; i < convenience.length; i++) {
       const name = convenience[i].name;
       defineProperty(tools, name, {
@@ -250,6 +258,14 @@
         enumerable: true,
       });
     }
+    constant("ALL_TOOLS", deepFreeze(cat.tools));
+    constant("tools", freeze(tools));
+  }
+
+  function configure(configJSON) {
+    if (!catalogInstalled) throw new ErrorCtor("configure before catalog");
+    const cfg = parse(configJSON);
+    maxOutputBytes = cfg.maxOutputBytes;
 
     const files = cfg.apiFiles;
     const API = {
@@ -291,8 +307,6 @@
     const names = ownKeys(globalsByName);
     for (let i = 0; i < names.length; i++) namespaces[names[i]] = globalsByName[names[i]];
 
-    constant("ALL_TOOLS", deepFreeze(cfg.tools));
-    constant("tools", freeze(tools));
     constant("MCP", mcp);
     constant("namespaces", freeze(namespaces));
     constant("API", freeze(API));
@@ -383,5 +397,5 @@
     return stringify({ items, overflow: outputOverflow });
   }
 
-  return freeze({ configure, start, settle, state, takeOutput });
+  return freeze({ catalog, configure, start, settle, state, takeOutput });
 })();

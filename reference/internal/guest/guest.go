@@ -30,6 +30,7 @@ const (
 // Methods of the controller object (the controller script's completion
 // value, held only by the host).
 const (
+	Catalog    = "catalog"
 	Configure  = "configure"
 	Start      = "start"
 	Settle     = "settle"
@@ -55,13 +56,13 @@ var Methods = map[string]bool{
 	MethodYield: true, MethodNamespace: true, MethodSpawn: true, MethodAgentWait: true,
 }
 
-// Config is the run data installed by Configure.
+// Config is the run data installed by Configure. ALL_TOOLS and the tools
+// object are not part of it: Catalog installs them first, from
+// catalog.GuestCatalog, possibly long before, in a pooled VM.
 type Config struct {
-	MaxOutputBytes int           `json:"maxOutputBytes"`
-	Tools          []any         `json:"tools"`
-	Convenience    []Convenience `json:"convenience"`
-	APIFiles       []APIFile     `json:"apiFiles"`
-	Namespaces     []Namespace   `json:"namespaces"`
+	MaxOutputBytes int         `json:"maxOutputBytes"`
+	APIFiles       []APIFile   `json:"apiFiles"`
+	Namespaces     []Namespace `json:"namespaces"`
 	// Swarm is set when tools.swarm is on for the run.
 	Swarm *Swarm `json:"swarm,omitempty"`
 }
@@ -70,12 +71,6 @@ type Config struct {
 type Swarm struct {
 	// Spawn reports a sessions_spawn catalog entry.
 	Spawn bool `json:"spawn"`
-}
-
-// Convenience installs tools[Name] as a shortcut for tools.callValue(ID, input).
-type Convenience struct {
-	Name string `json:"name"`
-	ID   string `json:"id"`
 }
 
 // An APIFile is one read-only virtual declaration file.
