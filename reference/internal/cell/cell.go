@@ -274,15 +274,7 @@ func (rn *Runner) wait(ctx context.Context, scope Scope, args json.RawMessage) R
 			// resumes, and the leg's end disposes of the run.
 			return rn.refuseUnsealed(r)
 		}
-		bin, err := engine.Decompress(r.snapshot, r.rawSize)
-		if err != nil {
-			return l.fail(failRestore, CodeInternal, MsgRestoreFailed)
-		}
-		var snap engine.Snapshot
-		if err := snap.UnmarshalBinary(bin); err != nil {
-			return l.fail(failRestore, CodeInternal, MsgRestoreFailed)
-		}
-		vm, err := rn.eng.Restore(context.Background(), &snap, engine.Limits{MemoryBytes: uint32(s.MemoryLimitBytes)})
+		vm, err := rn.eng.RestoreCompressed(context.Background(), r.snapshot, r.rawSize, engine.Limits{MemoryBytes: uint32(s.MemoryLimitBytes)})
 		if err != nil {
 			return l.fail(failRestore, CodeInternal, MsgRestoreFailed)
 		}

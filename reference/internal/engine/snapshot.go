@@ -76,47 +76,70 @@ func (vm *VM) stackPointer() (uint32, error) {
 // limits and the interrupt handler applied again. Host functions must be
 // bound again by name before guest code calls them.
 func (e *Engine) Restore(ctx context.Context, s *Snapshot, limits Limits) (*VM, error) {
-	if len(s.Memory) == 0 || len(s.Memory)%65536 != 0 {
-		return nil, fmt.Errorf("engine: snapshot memory of %d bytes is not a whole number of pages", len(s.Memory))
-	}
-	if uint64(len(s.Memory)) > uint64(maxMemoryPages)*65536 {
-		return nil, fmt.Errorf("engine: snapshot memory of %d bytes exceeds the page cap", len(s.Memory))
-	}
-	if s.StackPointer == 0 || s.StackPointer > uint32(len(s.Memory)) ||
-		s.RuntimePtr == 0 || s.RuntimePtr >= uint32(len(s.Memory)) ||
-		s.ContextPtr == 0 || s.ContextPtr >= uint32(len(s.Memory)) {
-		return nil, errors.New("engine: snapshot pointers are out of range")
+	ptrs := imagePointers{sp: s.StackPointer, rt: s.RuntimePtr, cx: s.ContextPtr}
+	if err := ptrs.check(len(s.Memory)); err != nil {
+		return nil, err
 	}
 	vm, err := e.instantiate(ctx)
 	if err != nil {
 		return nil, err
 	}
-	pages := uint32(len(s.Memory) / 65536)
-	if cur := vm.mem.Size() / 65536; pages > cur {
-		if _, ok := vm.mem.Grow(pages - cur); !ok {
-			vm.Close()
-			return nil, &TrapError{Err: errors.New("memory.grow failed during restore")}
-		}
+	if err := vm.growTo(len(s.Memory)); err != nil {
+		vm.Close()
+		return nil, err
 	}
 	if !vm.mem.Write(0, s.Memory) {
 		vm.Close()
 		return nil, &TrapError{Err: errors.New("memory write failed during restore")}
 	}
-	if _, err := vm.call(xSetRuntimeAndContext, uint64(s.RuntimePtr), uint64(s.ContextPtr)); err != nil {
-		vm.Close()
-		return nil, err
-	}
-	g, ok := vm.mod.ExportedGlobal("__stack_pointer").(api.MutableGlobal)
-	if !ok {
-		vm.Close()
-		return nil, &TrapError{Err: errors.New("__stack_pointer is not mutable")}
-	}
-	g.Set(uint64(s.StackPointer))
-	if err := vm.setup(limits); err != nil {
+	if err := vm.adopt(ptrs, limits); err != nil {
 		vm.Close()
 		return nil, err
 	}
 	return vm, nil
+}
+
+// imagePointers are the stack, runtime and context pointers of an image.
+type imagePointers struct{ sp, rt, cx uint32 }
+
+// check validates an image of size bytes and its pointers before anything
+// is instantiated for it.
+func (p imagePointers) check(size int) error {
+	if size == 0 || size%65536 != 0 {
+		return fmt.Errorf("engine: snapshot memory of %d bytes is not a whole number of pages", size)
+	}
+	if uint64(size) > uint64(maxMemoryPages)*65536 {
+		return fmt.Errorf("engine: snapshot memory of %d bytes exceeds the page cap", size)
+	}
+	if p.sp == 0 || p.sp > uint32(size) || p.rt == 0 || p.rt >= uint32(size) || p.cx == 0 || p.cx >= uint32(size) {
+		return errors.New("engine: snapshot pointers are out of range")
+	}
+	return nil
+}
+
+// growTo grows a fresh instance's memory to size bytes.
+func (vm *VM) growTo(size int) error {
+	pages := uint32(size / 65536)
+	if cur := vm.mem.Size() / 65536; pages > cur {
+		if _, ok := vm.mem.Grow(pages - cur); !ok {
+			return &TrapError{Err: errors.New("memory.grow failed during restore")}
+		}
+	}
+	return nil
+}
+
+// adopt makes the image in a fresh instance's memory its state: runtime and
+// context pointers, stack pointer, then limits and the interrupt handler.
+func (vm *VM) adopt(p imagePointers, limits Limits) error {
+	if _, err := vm.call(xSetRuntimeAndContext, uint64(p.rt), uint64(p.cx)); err != nil {
+		return err
+	}
+	g, ok := vm.mod.ExportedGlobal("__stack_pointer").(api.MutableGlobal)
+	if !ok {
+		return &TrapError{Err: errors.New("__stack_pointer is not mutable")}
+	}
+	g.Set(uint64(p.sp))
+	return vm.setup(limits)
 }
 
 // MarshalBinary serializes s in quickjs-wasi's format (version 2, no

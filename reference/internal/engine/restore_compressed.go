@@ -1,0 +1,112 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+// streamDecoders are synchronous streaming zstd decoders, one per restore
+// in progress. The shared decoder of Decompress only decodes whole buffers.
+var streamDecoders sync.Pool
+
+func streamDecoder() (*zstd.Decoder, error) {
+	if d, ok := streamDecoders.Get().(*zstd.Decoder); ok {
+		return d, nil
+	}
+	return zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(maxMemoryPages*65536+1<<20),
+		zstd.IgnoreChecksum(true), zstd.WithDecoderLowmem(false))
+}
+
+// RestoreCompressed is Restore of Compress(MarshalBinary) bytes z, whose
+// uncompressed size must be exactly size: it decodes the header, makes the
+// instance, and decodes the memory image straight into its linear memory,
+// with no intermediate buffer and no copy (BENCHMARKS.md, P3). Every
+// malformed input is an error, as with Decompress, UnmarshalBinary and
+// Restore in turn; nothing past size bytes is decoded.
+func (e *Engine) RestoreCompressed(ctx context.Context, z []byte, size int, limits Limits) (*VM, error) {
+	var h zstd.Header
+	if err := h.Decode(z); err != nil {
+		return nil, err
+	}
+	if h.HasFCS && h.FrameContentSize != uint64(size) {
+		return nil, fmt.Errorf("engine: compressed snapshot declares %d bytes, want %d", h.FrameContentSize, size)
+	}
+	dec, err := streamDecoder()
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		_ = dec.Reset(nil)
+		streamDecoders.Put(dec)
+	}()
+	if err := dec.Reset(bytes.NewReader(z)); err != nil {
+		return nil, err
+	}
+	var hdr [snapshotHeaderSize + 4]byte
+	if _, err := io.ReadFull(dec, hdr[:snapshotHeaderSize]); err != nil {
+		return nil, fmt.Errorf("engine: snapshot header: %w", err)
+	}
+	if binary.BigEndian.Uint32(hdr[0:]) != snapshotMagic {
+		return nil, errors.New("engine: snapshot has a bad magic number")
+	}
+	off := snapshotHeaderSize
+	switch version := hdr[4]; version {
+	case 1:
+	case 2:
+		if _, err := io.ReadFull(dec, hdr[off:off+4]); err != nil {
+			return nil, fmt.Errorf("engine: snapshot header: %w", err)
+		}
+		if n := binary.LittleEndian.Uint32(hdr[off:]); n != 0 {
+			return nil, fmt.Errorf("engine: snapshot carries %d extensions; none are supported", n)
+		}
+		off += 4
+	default:
+		return nil, fmt.Errorf("engine: unsupported snapshot version %d", version)
+	}
+	memSize := binary.LittleEndian.Uint32(hdr[8:])
+	if uint64(off)+uint64(memSize) != uint64(size) {
+		return nil, fmt.Errorf("engine: snapshot memory is %d bytes, header says %d", size-off, memSize)
+	}
+	ptrs := imagePointers{
+		sp: binary.LittleEndian.Uint32(hdr[12:]),
+		rt: binary.LittleEndian.Uint32(hdr[16:]),
+		cx: binary.LittleEndian.Uint32(hdr[20:]),
+	}
+	if err := ptrs.check(int(memSize)); err != nil {
+		return nil, err
+	}
+	vm, err := e.instantiate(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := vm.growTo(int(memSize)); err != nil {
+		vm.Close()
+		return nil, err
+	}
+	view, ok := vm.mem.Read(0, memSize)
+	if !ok {
+		vm.Close()
+		return nil, &TrapError{Err: errors.New("memory read out of range during restore")}
+	}
+	if _, err := io.ReadFull(dec, view); err != nil {
+		vm.Close()
+		return nil, fmt.Errorf("engine: snapshot memory: %w", err)
+	}
+	var one [1]byte
+	if n, err := dec.Read(one[:]); n != 0 || err != io.EOF {
+		vm.Close()
+		return nil, errors.New("engine: compressed snapshot is longer than its size")
+	}
+	if err := vm.adopt(ptrs, limits); err != nil {
+		vm.Close()
+		return nil, err
+	}
+	return vm, nil
+}

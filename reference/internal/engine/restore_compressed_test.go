@@ -1,0 +1,149 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"testing"
+	"time"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+// pendingImage is the MarshalBinary bytes of a VM that ran pendingProgram.
+func pendingImage(t testing.TB) []byte {
+	t.Helper()
+	vm := showVM(t, Limits{MemoryBytes: 32 << 20})
+	vm.Bind("tag", func(c *HostCall) (any, error) { return "original", nil })
+	if err := vm.DefineHostFunction("hostTag", "tag", 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := vm.Eval(pendingProgram, "p.js"); err != nil {
+		t.Fatal(err)
+	}
+	snap, err := vm.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin, err := snap.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bin
+}
+
+// TestRestoreCompressed: the restored VM is the image's VM, as with
+// Decompress + UnmarshalBinary + Restore.
+func TestRestoreCompressed(t *testing.T) {
+	e := testEngine(t)
+	bin := pendingImage(t)
+	z, err := Compress(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	live := e.LiveVMs()
+	r, err := e.RestoreCompressed(context.Background(), z, len(bin), Limits{MemoryBytes: 32 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Bind("tag", func(c *HostCall) (any, error) { return "restored", nil })
+	if _, err := r.Call("settle", "v"); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.DrainJobs(); err != nil {
+		t.Fatal(err)
+	}
+	out, err := r.EvalCall("out", "o.js", "__show")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "got v via restored n=2000"; out != want {
+		t.Errorf("restored out = %q, want %q", out, want)
+	}
+	r.Close()
+	if got := e.LiveVMs(); got != live {
+		t.Errorf("%d live VMs after close, want %d", got, live)
+	}
+}
+
+// TestRestoreCompressed_Rejects: every malformed input is an error and
+// leaves no VM behind.
+func TestRestoreCompressed_Rejects(t *testing.T) {
+	e := testEngine(t)
+	bin := pendingImage(t)
+	z := func(b []byte) []byte {
+		out, err := Compress(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	with := func(f func(b []byte)) []byte {
+		b := bytes.Clone(bin)
+		f(b)
+		return b
+	}
+	var streamed bytes.Buffer // a frame that does not declare its size
+	w, _ := zstd.NewWriter(&streamed)
+	_, _ = w.Write(append(bytes.Clone(bin), "trailing"...))
+	_ = w.Close()
+	good := z(bin)
+	tests := []struct {
+		name string
+		z    []byte
+		size int
+	}{
+		{"empty", nil, len(bin)},
+		{"not zstd", bytes.Repeat([]byte{0xff}, 64), len(bin)},
+		{"truncated", good[:len(good)/2], len(bin)},
+		{"declared size differs", good, len(bin) - 1},
+		{"bad magic", z(with(func(b []byte) { b[0] = 'X' })), len(bin)},
+		{"version 3", z(with(func(b []byte) { b[4] = 3 })), len(bin)},
+		{"extensions", z(with(func(b []byte) { binary.LittleEndian.PutUint32(b[24:], 1) })), len(bin)},
+		{"memory size in header", z(with(func(b []byte) { binary.LittleEndian.PutUint32(b[8:], uint32(len(bin))) })), len(bin)},
+		{"stack pointer out of range", z(with(func(b []byte) { binary.LittleEndian.PutUint32(b[12:], 0xffffffff) })), len(bin)},
+		{"context pointer zero", z(with(func(b []byte) { binary.LittleEndian.PutUint32(b[20:], 0) })), len(bin)},
+		{"not whole pages", z(bin[:len(bin)-1]), len(bin) - 1},
+		{"longer than its size, undeclared", streamed.Bytes(), len(bin)},
+		{"header only", z(bin[:28]), len(bin)},
+	}
+	live := e.LiveVMs()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			vm, err := e.RestoreCompressed(context.Background(), tt.z, tt.size, Limits{})
+			if err == nil {
+				vm.Close()
+				t.Fatal("restored; want an error")
+			}
+		})
+	}
+	if got := e.LiveVMs(); got != live {
+		t.Errorf("%d live VMs after the refusals, want %d", got, live)
+	}
+}
+
+// FuzzRestoreCompressed: arbitrary bytes never panic, never leave a VM
+// behind, and what restores is a working VM.
+func FuzzRestoreCompressed(f *testing.F) {
+	bin := pendingImage(f)
+	good, _ := Compress(bin)
+	f.Add(good, len(bin))
+	f.Add(good[:100], len(bin))
+	f.Add([]byte{0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x58}, 1<<20)
+	f.Add([]byte{}, 0)
+	e := testEngine(f)
+	f.Fuzz(func(t *testing.T, z []byte, size int) {
+		live := e.LiveVMs()
+		vm, err := e.RestoreCompressed(context.Background(), z, min(max(size, 0), 64<<20), Limits{})
+		if err == nil {
+			vm.SetDeadline(time.Now().Add(time.Second))
+			if _, err := vm.EvalCall("1+1", "f.js", "String"); err != nil {
+				t.Logf("restored VM fails: %v", err) // a corrupt image may trap: data, not a crash
+			}
+			vm.Close()
+		}
+		if got := e.LiveVMs(); got != live {
+			t.Fatalf("%d live VMs, want %d", got, live)
+		}
+	})
+}
