@@ -83,7 +83,8 @@ type Stats struct {
 	// LiveVMs counts the engine's VMs not yet closed, in every runner of
 	// the process that shares the engine: pooled, running and abandoned.
 	LiveVMs int
-	// PooledVMs counts this runner's ready VMs.
+	// PooledVMs counts this runner's ready VMs: fresh, hot (a catalog
+	// installed) and blank (for resumes).
 	PooledVMs int
 	// Legs counts this runner's legs still running, including legs the
 	// watchdog abandoned that have not ended yet.
@@ -274,7 +275,11 @@ func (rn *Runner) wait(ctx context.Context, scope Scope, args json.RawMessage) R
 			// resumes, and the leg's end disposes of the run.
 			return rn.refuseUnsealed(r)
 		}
-		vm, err := rn.eng.RestoreCompressed(context.Background(), r.snapshot, r.rawSize, engine.Limits{MemoryBytes: uint32(s.MemoryLimitBytes)})
+		var blank *engine.Blank
+		if rn.pool != nil {
+			blank = rn.pool.blank()
+		}
+		vm, err := rn.eng.RestoreCompressed(context.Background(), blank, r.snapshot, r.rawSize, engine.Limits{MemoryBytes: uint32(s.MemoryLimitBytes)})
 		if err != nil {
 			return l.fail(failRestore, CodeInternal, MsgRestoreFailed)
 		}
@@ -412,6 +417,9 @@ func (rn *Runner) supervise(ctx context.Context, r *run, deadline time.Time, fre
 			// its answer, not while it ran (BENCHMARKS.md, P1).
 			rn.pool.refill()
 			rn.pool.warm(r.host.Catalog().Guest())
+		} else if rn.pool != nil {
+			// A resume: make the instance of the next one ahead.
+			rn.pool.refillBlanks()
 		}
 	}()
 	watchdog := time.NewTimer(time.Until(deadline) + WatchdogGrace)

@@ -48,6 +48,10 @@ type pool struct {
 	hotCatalog catalog.GuestCatalog // the catalog of the hot VMs
 	hot        []pooled
 	hotFilling bool // a hot refill goroutine is at work
+
+	// blanks are instances made ahead for the next resumes (engine.Blank).
+	blanks       []*engine.Blank
+	blankFilling bool
 }
 
 func newPool(eng *engine.Engine) *pool {
@@ -207,21 +211,71 @@ func fitsLimit(vm *engine.VM, limit int) bool {
 	return err == nil && n <= limit
 }
 
-// size counts the VMs waiting in the pool, hot ones included.
+// blank takes a Blank made ahead, or returns nil (the restore then makes
+// its instance itself).
+func (p *pool) blank() *engine.Blank {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := len(p.blanks)
+	if n == 0 {
+		return nil
+	}
+	b := p.blanks[n-1]
+	p.blanks = p.blanks[:n-1]
+	return b
+}
+
+// refillBlanks makes Blanks up to poolSize in the background, unless a
+// filler is at work already. The runner calls it after a resume's leg.
+func (p *pool) refillBlanks() {
+	p.mu.Lock()
+	if p.closed || p.blankFilling || len(p.blanks) >= poolSize {
+		p.mu.Unlock()
+		return
+	}
+	p.blankFilling = true
+	p.mu.Unlock()
+	go func() {
+		for {
+			b, err := p.eng.NewBlank(context.Background())
+			p.mu.Lock()
+			if err != nil || p.closed {
+				p.blankFilling = false
+				p.mu.Unlock()
+				if b != nil {
+					b.Close()
+				}
+				return
+			}
+			p.blanks = append(p.blanks, b)
+			if len(p.blanks) >= poolSize {
+				p.blankFilling = false
+				p.mu.Unlock()
+				return
+			}
+			p.mu.Unlock()
+		}
+	}()
+}
+
+// size counts the VMs waiting in the pool, hot ones and Blanks included.
 func (p *pool) size() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return len(p.ready) + len(p.hot)
+	return len(p.ready) + len(p.hot) + len(p.blanks)
 }
 
 func (p *pool) close() {
 	p.mu.Lock()
 	p.closed = true
-	hot := p.hot
-	p.hot = nil
+	hot, blanks := p.hot, p.blanks
+	p.hot, p.blanks = nil, nil
 	p.mu.Unlock()
 	for _, pv := range hot {
 		pv.vm.Close()
+	}
+	for _, b := range blanks {
+		b.Close()
 	}
 	for {
 		select {

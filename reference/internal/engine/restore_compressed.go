@@ -24,13 +24,42 @@ func streamDecoder() (*zstd.Decoder, error) {
 		zstd.IgnoreChecksum(true), zstd.WithDecoderLowmem(false))
 }
 
+// A Blank is an instance in which nothing has run: what a restore starts
+// with, made ahead of time so a resume does not wait for it (instantiating
+// clears a 2 MiB memory, most of the cost).
+type Blank struct{ vm *VM }
+
+// NewBlank makes a Blank.
+func (e *Engine) NewBlank(ctx context.Context) (*Blank, error) {
+	vm, err := e.instantiate(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &Blank{vm: vm}, nil
+}
+
+// Close releases a Blank that will not be used.
+func (b *Blank) Close() { b.vm.Close() }
+
 // RestoreCompressed is Restore of Compress(MarshalBinary) bytes z, whose
-// uncompressed size must be exactly size: it decodes the header, makes the
-// instance, and decodes the memory image straight into its linear memory,
-// with no intermediate buffer and no copy (BENCHMARKS.md, P3). Every
-// malformed input is an error, as with Decompress, UnmarshalBinary and
-// Restore in turn; nothing past size bytes is decoded.
-func (e *Engine) RestoreCompressed(ctx context.Context, z []byte, size int, limits Limits) (*VM, error) {
+// uncompressed size must be exactly size: it decodes the header, takes the
+// instance (blank, or a new one when blank is nil), and decodes the memory
+// image straight into its linear memory, with no intermediate buffer and no
+// copy (BENCHMARKS.md, P3). Every malformed input is an error, as with
+// Decompress, UnmarshalBinary and Restore in turn; nothing past size bytes
+// is decoded. The blank is used up (or closed) either way.
+func (e *Engine) RestoreCompressed(ctx context.Context, blank *Blank, z []byte, size int, limits Limits) (*VM, error) {
+	vm, err := e.restoreCompressed(ctx, blank, z, size, limits)
+	if err != nil && blank != nil {
+		blank.vm.Close() // idempotent: a failed restore may have closed it
+	}
+	return vm, err
+}
+
+func (e *Engine) restoreCompressed(ctx context.Context, blank *Blank, z []byte, size int, limits Limits) (*VM, error) {
+	if blank != nil && blank.vm.engine != e {
+		return nil, errors.New("engine: blank instance of another engine")
+	}
 	var h zstd.Header
 	if err := h.Decode(z); err != nil {
 		return nil, err
@@ -82,8 +111,10 @@ func (e *Engine) RestoreCompressed(ctx context.Context, z []byte, size int, limi
 	if err := ptrs.check(int(memSize)); err != nil {
 		return nil, err
 	}
-	vm, err := e.instantiate(ctx)
-	if err != nil {
+	var vm *VM
+	if blank != nil {
+		vm, blank.vm = blank.vm, &VM{closed: true}
+	} else if vm, err = e.instantiate(ctx); err != nil {
 		return nil, err
 	}
 	if err := vm.growTo(int(memSize)); err != nil {

@@ -42,7 +42,7 @@ func TestRestoreCompressed(t *testing.T) {
 		t.Fatal(err)
 	}
 	live := e.LiveVMs()
-	r, err := e.RestoreCompressed(context.Background(), z, len(bin), Limits{MemoryBytes: 32 << 20})
+	r, err := e.RestoreCompressed(context.Background(), nil, z, len(bin), Limits{MemoryBytes: 32 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +110,7 @@ func TestRestoreCompressed_Rejects(t *testing.T) {
 	live := e.LiveVMs()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			vm, err := e.RestoreCompressed(context.Background(), tt.z, tt.size, Limits{})
+			vm, err := e.RestoreCompressed(context.Background(), nil, tt.z, tt.size, Limits{})
 			if err == nil {
 				vm.Close()
 				t.Fatal("restored; want an error")
@@ -134,7 +134,7 @@ func FuzzRestoreCompressed(f *testing.F) {
 	e := testEngine(f)
 	f.Fuzz(func(t *testing.T, z []byte, size int) {
 		live := e.LiveVMs()
-		vm, err := e.RestoreCompressed(context.Background(), z, min(max(size, 0), 64<<20), Limits{})
+		vm, err := e.RestoreCompressed(context.Background(), nil, z, min(max(size, 0), 64<<20), Limits{})
 		if err == nil {
 			vm.SetDeadline(time.Now().Add(time.Second))
 			if _, err := vm.EvalCall("1+1", "f.js", "String"); err != nil {
@@ -146,4 +146,42 @@ func FuzzRestoreCompressed(f *testing.F) {
 			t.Fatalf("%d live VMs, want %d", got, live)
 		}
 	})
+}
+
+// TestRestoreCompressed_Blank: a restore into a Blank made ahead of time
+// works like one into a new instance, uses the Blank up, and a failed one
+// closes it.
+func TestRestoreCompressed_Blank(t *testing.T) {
+	e := testEngine(t)
+	bin := pendingImage(t)
+	z, err := Compress(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	live := e.LiveVMs()
+	b, err := e.NewBlank(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	vm, err := e.RestoreCompressed(context.Background(), b, z, len(bin), Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, err := vm.EvalCall("data.length", "o.js", "String"); err != nil || out != "2000" {
+		t.Errorf("restored data.length = %q, %v", out, err)
+	}
+	if _, err := e.RestoreCompressed(context.Background(), b, z, len(bin), Limits{}); err == nil {
+		t.Error("a Blank restored twice")
+	}
+	vm.Close()
+	bad, err := e.NewBlank(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.RestoreCompressed(context.Background(), bad, z[:10], len(bin), Limits{}); err == nil {
+		t.Error("a truncated snapshot restored")
+	}
+	if got := e.LiveVMs(); got != live {
+		t.Errorf("%d live VMs, want %d", got, live)
+	}
 }
