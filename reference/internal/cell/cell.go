@@ -279,7 +279,7 @@ func (rn *Runner) wait(ctx context.Context, scope Scope, args json.RawMessage) R
 		if rn.pool != nil {
 			blank = rn.pool.blank()
 		}
-		vm, err := rn.eng.RestoreCompressed(context.Background(), blank, r.snapshot, r.rawSize, engine.Limits{MemoryBytes: uint32(s.MemoryLimitBytes)})
+		vm, err := rn.eng.RestoreDelta(context.Background(), blank, rn.base(), r.snapshot, r.rawSize, engine.Limits{MemoryBytes: uint32(s.MemoryLimitBytes)})
 		if err != nil {
 			return l.fail(failRestore, CodeInternal, MsgRestoreFailed)
 		}
@@ -379,6 +379,14 @@ func (l *leg) abort() {
 // supervise runs body on its own goroutine and enforces the abort signal and
 // the host watchdog: a leg that outlives its deadline by WatchdogGrace is
 // abandoned with a watchdog timeout, and the host never blocks on it.
+// base is the Base of the runner's stored runs (nil without a pool).
+func (rn *Runner) base() *engine.Base {
+	if rn.pool == nil {
+		return nil
+	}
+	return rn.pool.baseImage()
+}
+
 func (rn *Runner) supervise(ctx context.Context, r *run, deadline time.Time, fresh bool, body func(*leg) Result) Result {
 	l := &leg{ctx: ctx, run: r, deadline: deadline, fresh: fresh, rn: rn, redeliver: !fresh}
 	var once sync.Once
@@ -719,19 +727,17 @@ func (l *leg) suspend(pending []*request) Result {
 	s := r.host.Settings()
 	l.saving.Store(true)
 	defer l.saving.Store(false)
-	snap, err := l.vm.Snapshot()
+	// The limit is on the whole image (header and memory), whatever the
+	// stored delta's size.
+	imageBytes := snapshotHeaderBytes + l.vm.MemorySize()
+	if imageBytes > s.MaxSnapshotBytes {
+		return l.fail(failHost, CodeSnapshotLimit, MsgSnapshotLimit)
+	}
+	z, size, err := l.vm.SnapshotDelta(l.rn.base())
 	if err != nil {
 		return l.engineFailure(err)
 	}
-	bin, _ := snap.MarshalBinary()
-	if len(bin) > s.MaxSnapshotBytes {
-		return l.fail(failHost, CodeSnapshotLimit, MsgSnapshotLimit)
-	}
-	z, err := engine.Compress(bin)
-	if err != nil {
-		return l.fail(failHost, CodeInternal, "code mode snapshot failed: "+err.Error())
-	}
-	r.snapshot, r.rawSize, r.rejected = z, len(bin), l.vm.UnhandledRejections()
+	r.snapshot, r.rawSize, r.rejected = z, size, l.vm.UnhandledRejections()
 	if r.id == "" {
 		r.id = newRunID()
 	}
@@ -743,7 +749,7 @@ func (l *leg) suspend(pending []*request) Result {
 	if !l.fresh {
 		l.rn.store.release(r)
 	}
-	l.rn.event("suspended runId=%s pending=%d snapshotBytes=%d", r.id, len(pending), len(bin))
+	l.rn.event("suspended runId=%s pending=%d snapshotBytes=%d", r.id, len(pending), imageBytes)
 	return Result{Status: "waiting", RunID: r.id, Reason: reasonOf(pending), Pending: pendingCalls(pending),
 		Output: l.undelivered(), ReplaySafe: r.restartSafe && allReplaySafe(pending)}
 }

@@ -7,7 +7,6 @@ package cell
 // and summarise with benchstat; see ../../BENCHMARKS.md.
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -280,79 +279,6 @@ func BenchmarkSuspendResume(b *testing.B) {
 			}
 			b.ReportMetric(float64(raw), "raw-B")
 			b.ReportMetric(float64(z), "zstd-B")
-		})
-	}
-}
-
-// BenchmarkSuspendedDelta reports how much of a suspended run's image
-// differs from a fresh pooled VM's image (same binary, controller loaded),
-// in 4 KiB blocks, and what zstd makes of only the differing blocks. It is
-// the evidence for storing snapshots as a delta against the pool's image.
-func BenchmarkSuspendedDelta(b *testing.B) {
-	rn := newBenchRunner(b)
-	host := newBenchHost(b)
-	base, err := rn.pool.fresh()
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer base.vm.Close()
-	bs, err := base.vm.Snapshot()
-	if err != nil {
-		b.Fatal(err)
-	}
-	for _, tc := range []struct{ name, code string }{
-		{"yield", yieldSource},
-		{"yield-data2000", `globalThis.keep = Array.from({length: 2000}, (_, i) => ({i, s: "item" + i}));
-const r = await yield_control("pause"); return r.status`},
-	} {
-		b.Run(tc.name, func(b *testing.B) {
-			id := suspendOne(b, rn, host, "call_delta", execArgs(tc.code, ""))
-			rn.store.mu.Lock()
-			r := rn.store.runs[id]
-			rn.store.mu.Unlock()
-			bin, err := engine.Decompress(r.snapshot, r.rawSize)
-			if err != nil {
-				b.Fatal(err)
-			}
-			var s engine.Snapshot
-			if err := s.UnmarshalBinary(bin); err != nil {
-				b.Fatal(err)
-			}
-			const block = 4096
-			var delta []byte
-			blocks := 0
-			b.ResetTimer()
-			m := cpumeter.New(b)
-			defer m.Report()
-			for i := 0; i < b.N; i++ {
-				delta, blocks = delta[:0], 0
-				for off := 0; off < len(s.Memory); off += block {
-					cur := s.Memory[off : off+block]
-					if off+block <= len(bs.Memory) && bytes.Equal(cur, bs.Memory[off:off+block]) {
-						continue
-					}
-					blocks++
-					delta = append(delta, cur...)
-				}
-			}
-			m.Stop()
-			zd, err := engine.Compress(delta)
-			if err != nil {
-				b.Fatal(err)
-			}
-			zero := 0
-			var zeros [block]byte
-			for off := 0; off+block <= len(s.Memory); off += block {
-				if bytes.Equal(s.Memory[off:off+block], zeros[:]) {
-					zero += block
-				}
-			}
-			b.ReportMetric(float64(zero), "zero-B")
-			b.ReportMetric(float64(len(s.Memory)), "mem-B")
-			b.ReportMetric(float64(blocks*block), "dirty-B")
-			b.ReportMetric(float64(len(r.snapshot)), "zstd-B")
-			b.ReportMetric(float64(len(zd)), "delta-zstd-B")
-			rn.Drop(benchScope.AgentRunID)
 		})
 	}
 }

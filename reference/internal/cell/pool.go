@@ -49,6 +49,11 @@ type pool struct {
 	hot        []pooled
 	hotFilling bool // a hot refill goroutine is at work
 
+	// base is the image suspended runs are stored against: a fresh
+	// VM's, taken once, never changed (engine.Base).
+	baseOnce sync.Once
+	base     *engine.Base
+
 	// blanks are instances made ahead for the next resumes (engine.Blank).
 	blanks       []*engine.Blank
 	blankFilling bool
@@ -209,6 +214,22 @@ func (p *pool) warm(cat catalog.GuestCatalog) {
 func fitsLimit(vm *engine.VM, limit int) bool {
 	n, err := vm.AllocatedBytes()
 	return err == nil && n <= limit
+}
+
+// baseImage returns the pool's Base, made on first use from a fresh VM; nil
+// when that failed (deltas are then taken against nothing, for good).
+func (p *pool) baseImage() *engine.Base {
+	p.baseOnce.Do(func() {
+		pv, err := p.fresh()
+		if err != nil {
+			return
+		}
+		defer pv.vm.Close()
+		if b, err := pv.vm.NewBase(); err == nil {
+			p.base = b
+		}
+	})
+	return p.base
 }
 
 // blank takes a Blank made ahead, or returns nil (the restore then makes

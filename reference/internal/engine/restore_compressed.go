@@ -24,6 +24,32 @@ func streamDecoder() (*zstd.Decoder, error) {
 		zstd.IgnoreChecksum(true), zstd.WithDecoderLowmem(false))
 }
 
+// openStream checks that z's frame does not declare a size other than size
+// and returns a streaming decoder over it, and the function that returns
+// the decoder to its pool.
+func openStream(z []byte, size int) (*zstd.Decoder, func(), error) {
+	var h zstd.Header
+	if err := h.Decode(z); err != nil {
+		return nil, nil, err
+	}
+	if h.HasFCS && h.FrameContentSize != uint64(size) {
+		return nil, nil, fmt.Errorf("engine: compressed snapshot declares %d bytes, want %d", h.FrameContentSize, size)
+	}
+	dec, err := streamDecoder()
+	if err != nil {
+		return nil, nil, err
+	}
+	done := func() {
+		_ = dec.Reset(nil)
+		streamDecoders.Put(dec)
+	}
+	if err := dec.Reset(bytes.NewReader(z)); err != nil {
+		done()
+		return nil, nil, err
+	}
+	return dec, done, nil
+}
+
 // A Blank is an instance in which nothing has run: what a restore starts
 // with, made ahead of time so a resume does not wait for it (instantiating
 // clears a 2 MiB memory, most of the cost).
@@ -60,24 +86,11 @@ func (e *Engine) restoreCompressed(ctx context.Context, blank *Blank, z []byte, 
 	if blank != nil && blank.vm.engine != e {
 		return nil, errors.New("engine: blank instance of another engine")
 	}
-	var h zstd.Header
-	if err := h.Decode(z); err != nil {
-		return nil, err
-	}
-	if h.HasFCS && h.FrameContentSize != uint64(size) {
-		return nil, fmt.Errorf("engine: compressed snapshot declares %d bytes, want %d", h.FrameContentSize, size)
-	}
-	dec, err := streamDecoder()
+	dec, done, err := openStream(z, size)
 	if err != nil {
 		return nil, err
 	}
-	defer func() {
-		_ = dec.Reset(nil)
-		streamDecoders.Put(dec)
-	}()
-	if err := dec.Reset(bytes.NewReader(z)); err != nil {
-		return nil, err
-	}
+	defer done()
 	var hdr [snapshotHeaderSize + 4]byte
 	if _, err := io.ReadFull(dec, hdr[:snapshotHeaderSize]); err != nil {
 		return nil, fmt.Errorf("engine: snapshot header: %w", err)
