@@ -19,10 +19,17 @@ import (
 // many VMs the pool holds.
 func readyCount(t *testing.T, p *pool) int {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
+	return idleCount(t, p, func() (bool, int) { return p.filling, len(p.ready) })
+}
+
+// idleCount waits (bounded) until state, read under the pool's lock, says
+// no filler is at work, and returns the count it reports.
+func idleCount(t *testing.T, p *pool, state func() (filling bool, n int)) int {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
 	for time.Now().Before(deadline) {
 		p.mu.Lock()
-		filling, n := p.filling, len(p.ready)
+		filling, n := state()
 		p.mu.Unlock()
 		if !filling {
 			return n
@@ -124,18 +131,7 @@ func bigCatalog(t *testing.T, tag string, n int) catalog.GuestCatalog {
 // many hot VMs the pool holds.
 func hotCount(t *testing.T, p *pool) int {
 	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for time.Now().Before(deadline) {
-		p.mu.Lock()
-		filling, n := p.hotFilling, len(p.hot)
-		p.mu.Unlock()
-		if !filling {
-			return n
-		}
-		time.Sleep(time.Millisecond)
-	}
-	t.Fatal("the hot pool never finished filling")
-	return 0
+	return idleCount(t, p, func() (bool, int) { return p.hotFilling, len(p.hot) })
 }
 
 // hasCatalog checks that vm's ALL_TOOLS is the catalog of g (by length and

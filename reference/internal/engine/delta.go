@@ -106,96 +106,58 @@ func (vm *VM) SnapshotDelta(base *Base) (z []byte, size int, err error) {
 // against the same base (nil for nil). Every malformed input is an error;
 // nothing past size bytes is decoded.
 func (e *Engine) RestoreDelta(ctx context.Context, blank *Blank, base *Base, z []byte, size int, limits Limits) (*VM, error) {
-	vm, err := e.restoreDelta(ctx, blank, base, z, size, limits)
-	if err != nil && blank != nil {
-		blank.vm.Close()
-	}
-	return vm, err
-}
-
-func (e *Engine) restoreDelta(ctx context.Context, blank *Blank, base *Base, z []byte, size int, limits Limits) (*VM, error) {
-	if blank != nil && blank.vm.engine != e {
-		return nil, errors.New("engine: blank instance of another engine")
-	}
-	dec, done, err := openStream(z, size)
-	if err != nil {
-		return nil, err
-	}
-	defer done()
-	var hdr [snapshotHeaderSize + 4]byte
-	if _, err := io.ReadFull(dec, hdr[:]); err != nil {
-		return nil, fmt.Errorf("engine: snapshot header: %w", err)
-	}
-	if binary.BigEndian.Uint32(hdr[0:]) != deltaMagic || hdr[4] != snapshotVersion {
-		return nil, errors.New("engine: not a snapshot delta")
-	}
-	if n := binary.LittleEndian.Uint32(hdr[snapshotHeaderSize:]); n != 0 {
-		return nil, fmt.Errorf("engine: snapshot carries %d extensions; none are supported", n)
-	}
-	memSize := int(binary.LittleEndian.Uint32(hdr[8:]))
-	ptrs := imagePointers{
-		sp: binary.LittleEndian.Uint32(hdr[12:]),
-		rt: binary.LittleEndian.Uint32(hdr[16:]),
-		cx: binary.LittleEndian.Uint32(hdr[20:]),
-	}
-	if err := ptrs.check(memSize); err != nil {
-		return nil, err
-	}
-	nblocks := memSize / deltaBlock
-	bitmap := make([]byte, (nblocks+7)/8)
-	if _, err := io.ReadFull(dec, bitmap); err != nil {
-		return nil, fmt.Errorf("engine: snapshot bitmap: %w", err)
-	}
-	stored := 0
-	for _, b := range bitmap {
-		stored += bits.OnesCount8(b)
-	}
-	if nblocks%8 != 0 && bitmap[len(bitmap)-1]>>(nblocks%8) != 0 {
-		return nil, errors.New("engine: snapshot bitmap marks blocks past the memory")
-	}
-	if want := len(hdr) + len(bitmap) + stored*deltaBlock; want != size {
-		return nil, fmt.Errorf("engine: snapshot delta is %d bytes, its bitmap says %d", size, want)
-	}
-	var vm *VM
-	if blank != nil {
-		vm, blank.vm = blank.vm, &VM{closed: true}
-	} else if vm, err = e.instantiate(ctx); err != nil {
-		return nil, err
-	}
-	if err := vm.growTo(memSize); err != nil {
-		vm.Close()
-		return nil, err
-	}
-	view, ok := vm.mem.Read(0, uint32(memSize))
-	if !ok {
-		vm.Close()
-		return nil, &TrapError{Err: errors.New("memory read out of range during restore")}
+	var bitmap []byte
+	header := func(dec io.Reader) (int, imagePointers, error) {
+		var hdr [snapshotHeaderSize + 4]byte
+		if _, err := io.ReadFull(dec, hdr[:]); err != nil {
+			return 0, imagePointers{}, fmt.Errorf("engine: snapshot header: %w", err)
+		}
+		if binary.BigEndian.Uint32(hdr[0:]) != deltaMagic || hdr[4] != snapshotVersion {
+			return 0, imagePointers{}, errors.New("engine: not a snapshot delta")
+		}
+		if n := binary.LittleEndian.Uint32(hdr[snapshotHeaderSize:]); n != 0 {
+			return 0, imagePointers{}, fmt.Errorf("engine: snapshot carries %d extensions; none are supported", n)
+		}
+		memSize := int(binary.LittleEndian.Uint32(hdr[8:]))
+		ptrs := headerPointers(hdr[:])
+		if err := ptrs.check(memSize); err != nil {
+			return 0, imagePointers{}, err
+		}
+		nblocks := memSize / deltaBlock
+		bitmap = make([]byte, (nblocks+7)/8)
+		if _, err := io.ReadFull(dec, bitmap); err != nil {
+			return 0, imagePointers{}, fmt.Errorf("engine: snapshot bitmap: %w", err)
+		}
+		stored := 0
+		for _, b := range bitmap {
+			stored += bits.OnesCount8(b)
+		}
+		if nblocks%8 != 0 && bitmap[len(bitmap)-1]>>(nblocks%8) != 0 {
+			return 0, imagePointers{}, errors.New("engine: snapshot bitmap marks blocks past the memory")
+		}
+		if want := len(hdr) + len(bitmap) + stored*deltaBlock; want != size {
+			return 0, imagePointers{}, fmt.Errorf("engine: snapshot delta is %d bytes, its bitmap says %d", size, want)
+		}
+		return memSize, ptrs, nil
 	}
 	var baseMem []byte
 	if base != nil {
 		baseMem = base.mem
 	}
-	for i := 0; i < nblocks; i++ {
-		block := view[i*deltaBlock : (i+1)*deltaBlock]
-		if bitmap[i/8]&(1<<(i%8)) != 0 {
-			if _, err := io.ReadFull(dec, block); err != nil {
-				vm.Close()
-				return nil, fmt.Errorf("engine: snapshot block: %w", err)
+	fill := func(dec io.Reader, view []byte) error {
+		for i := 0; i < len(view)/deltaBlock; i++ {
+			block := view[i*deltaBlock : (i+1)*deltaBlock]
+			if bitmap[i/8]&(1<<(i%8)) != 0 {
+				if _, err := io.ReadFull(dec, block); err != nil {
+					return fmt.Errorf("engine: snapshot block: %w", err)
+				}
+				continue
 			}
-			continue
+			if n := copy(block, baseMem[min(i*deltaBlock, len(baseMem)):]); n < deltaBlock {
+				clear(block[n:]) // past the base: the block was zero (or a fresh instance's data)
+			}
 		}
-		if n := copy(block, baseMem[min(i*deltaBlock, len(baseMem)):]); n < deltaBlock {
-			clear(block[n:]) // past the base: the block was zero (or a fresh instance's data)
-		}
+		return nil
 	}
-	var one [1]byte
-	if n, err := dec.Read(one[:]); n != 0 || err != io.EOF {
-		vm.Close()
-		return nil, errors.New("engine: compressed snapshot is longer than its size")
-	}
-	if err := vm.adopt(ptrs, limits); err != nil {
-		vm.Close()
-		return nil, err
-	}
-	return vm, nil
+	return e.restoreStream(ctx, blank, z, size, limits, header, fill)
 }

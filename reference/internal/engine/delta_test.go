@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/binary"
 	"testing"
-	"time"
 )
 
 // pendingDelta runs pendingProgram in a VM whose fresh image is the base
@@ -17,13 +16,7 @@ func pendingDelta(t testing.TB) (base *Base, z []byte, size int, zFull []byte, s
 	if err != nil {
 		t.Fatal(err)
 	}
-	vm.Bind("tag", func(c *HostCall) (any, error) { return "original", nil })
-	if err := vm.DefineHostFunction("hostTag", "tag", 0); err != nil {
-		t.Fatal(err)
-	}
-	if err := vm.Eval(pendingProgram, "p.js"); err != nil {
-		t.Fatal(err)
-	}
+	runPending(t, vm)
 	if z, size, err = vm.SnapshotDelta(base); err != nil {
 		t.Fatal(err)
 	}
@@ -64,20 +57,7 @@ func TestDelta(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer r.Close()
-			r.Bind("tag", func(c *HostCall) (any, error) { return "restored", nil })
-			if _, err := r.Call("settle", "v"); err != nil {
-				t.Fatal(err)
-			}
-			if err := r.DrainJobs(); err != nil {
-				t.Fatal(err)
-			}
-			out, err := r.EvalCall("out", "o.js", "__show")
-			if err != nil {
-				t.Fatal(err)
-			}
-			if want := "got v via restored n=2000"; out != want {
-				t.Errorf("restored out = %q, want %q", out, want)
-			}
+			checkPendingResumes(t, r, "restored")
 		})
 	}
 	if got := e.LiveVMs(); got != live {
@@ -152,17 +132,8 @@ func FuzzRestoreDelta(f *testing.F) {
 	f.Add([]byte{}, 0)
 	e := testEngine(f)
 	f.Fuzz(func(t *testing.T, z []byte, size int) {
-		live := e.LiveVMs()
-		vm, err := e.RestoreDelta(context.Background(), nil, base, z, min(max(size, 0), 64<<20), Limits{})
-		if err == nil {
-			vm.SetDeadline(time.Now().Add(time.Second))
-			if _, err := vm.EvalCall("1+1", "f.js", "String"); err != nil {
-				t.Logf("restored VM fails: %v", err) // a corrupt image may trap: data, not a crash
-			}
-			vm.Close()
-		}
-		if got := e.LiveVMs(); got != live {
-			t.Fatalf("%d live VMs, want %d", got, live)
-		}
+		checkFuzzedRestore(t, e, func() (*VM, error) {
+			return e.RestoreDelta(context.Background(), nil, base, z, min(max(size, 0), 64<<20), Limits{})
+		})
 	})
 }

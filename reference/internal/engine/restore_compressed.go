@@ -75,14 +75,70 @@ func (b *Blank) Close() { b.vm.Close() }
 // Decompress, UnmarshalBinary and Restore in turn; nothing past size bytes
 // is decoded. The blank is used up (or closed) either way.
 func (e *Engine) RestoreCompressed(ctx context.Context, blank *Blank, z []byte, size int, limits Limits) (*VM, error) {
-	vm, err := e.restoreCompressed(ctx, blank, z, size, limits)
+	header := func(dec io.Reader) (int, imagePointers, error) {
+		var hdr [snapshotHeaderSize + 4]byte
+		if _, err := io.ReadFull(dec, hdr[:snapshotHeaderSize]); err != nil {
+			return 0, imagePointers{}, fmt.Errorf("engine: snapshot header: %w", err)
+		}
+		if binary.BigEndian.Uint32(hdr[0:]) != snapshotMagic {
+			return 0, imagePointers{}, errors.New("engine: snapshot has a bad magic number")
+		}
+		off := snapshotHeaderSize
+		switch version := hdr[4]; version {
+		case 1:
+		case 2:
+			if _, err := io.ReadFull(dec, hdr[off:off+4]); err != nil {
+				return 0, imagePointers{}, fmt.Errorf("engine: snapshot header: %w", err)
+			}
+			if n := binary.LittleEndian.Uint32(hdr[off:]); n != 0 {
+				return 0, imagePointers{}, fmt.Errorf("engine: snapshot carries %d extensions; none are supported", n)
+			}
+			off += 4
+		default:
+			return 0, imagePointers{}, fmt.Errorf("engine: unsupported snapshot version %d", version)
+		}
+		memSize := binary.LittleEndian.Uint32(hdr[8:])
+		if uint64(off)+uint64(memSize) != uint64(size) {
+			return 0, imagePointers{}, fmt.Errorf("engine: snapshot memory is %d bytes, header says %d", size-off, memSize)
+		}
+		return int(memSize), headerPointers(hdr[:]), nil
+	}
+	fill := func(dec io.Reader, view []byte) error {
+		if _, err := io.ReadFull(dec, view); err != nil {
+			return fmt.Errorf("engine: snapshot memory: %w", err)
+		}
+		return nil
+	}
+	return e.restoreStream(ctx, blank, z, size, limits, header, fill)
+}
+
+// headerPointers reads the stack, runtime and context pointers of a
+// MarshalBinary (or delta) header.
+func headerPointers(hdr []byte) imagePointers {
+	return imagePointers{
+		sp: binary.LittleEndian.Uint32(hdr[12:]),
+		rt: binary.LittleEndian.Uint32(hdr[16:]),
+		cx: binary.LittleEndian.Uint32(hdr[20:]),
+	}
+}
+
+// restoreStream is the restore from stored bytes z (uncompressed size
+// bytes) that RestoreCompressed and RestoreDelta share: header reads the
+// image's header and returns its memory size and pointers; then the
+// instance is taken (blank's, or a new one) and grown, fill writes the
+// memory through a view of it, the stream must be at its end, and the image
+// is adopted. The blank is used up, or closed on failure.
+func (e *Engine) restoreStream(ctx context.Context, blank *Blank, z []byte, size int, limits Limits,
+	header func(dec io.Reader) (int, imagePointers, error), fill func(dec io.Reader, view []byte) error) (*VM, error) {
+	vm, err := e.restoreStreamInto(ctx, blank, z, size, limits, header, fill)
 	if err != nil && blank != nil {
 		blank.vm.Close() // idempotent: a failed restore may have closed it
 	}
 	return vm, err
 }
 
-func (e *Engine) restoreCompressed(ctx context.Context, blank *Blank, z []byte, size int, limits Limits) (*VM, error) {
+func (e *Engine) restoreStreamInto(ctx context.Context, blank *Blank, z []byte, size int, limits Limits,
+	header func(dec io.Reader) (int, imagePointers, error), fill func(dec io.Reader, view []byte) error) (*VM, error) {
 	if blank != nil && blank.vm.engine != e {
 		return nil, errors.New("engine: blank instance of another engine")
 	}
@@ -91,37 +147,11 @@ func (e *Engine) restoreCompressed(ctx context.Context, blank *Blank, z []byte, 
 		return nil, err
 	}
 	defer done()
-	var hdr [snapshotHeaderSize + 4]byte
-	if _, err := io.ReadFull(dec, hdr[:snapshotHeaderSize]); err != nil {
-		return nil, fmt.Errorf("engine: snapshot header: %w", err)
+	memSize, ptrs, err := header(dec)
+	if err != nil {
+		return nil, err
 	}
-	if binary.BigEndian.Uint32(hdr[0:]) != snapshotMagic {
-		return nil, errors.New("engine: snapshot has a bad magic number")
-	}
-	off := snapshotHeaderSize
-	switch version := hdr[4]; version {
-	case 1:
-	case 2:
-		if _, err := io.ReadFull(dec, hdr[off:off+4]); err != nil {
-			return nil, fmt.Errorf("engine: snapshot header: %w", err)
-		}
-		if n := binary.LittleEndian.Uint32(hdr[off:]); n != 0 {
-			return nil, fmt.Errorf("engine: snapshot carries %d extensions; none are supported", n)
-		}
-		off += 4
-	default:
-		return nil, fmt.Errorf("engine: unsupported snapshot version %d", version)
-	}
-	memSize := binary.LittleEndian.Uint32(hdr[8:])
-	if uint64(off)+uint64(memSize) != uint64(size) {
-		return nil, fmt.Errorf("engine: snapshot memory is %d bytes, header says %d", size-off, memSize)
-	}
-	ptrs := imagePointers{
-		sp: binary.LittleEndian.Uint32(hdr[12:]),
-		rt: binary.LittleEndian.Uint32(hdr[16:]),
-		cx: binary.LittleEndian.Uint32(hdr[20:]),
-	}
-	if err := ptrs.check(int(memSize)); err != nil {
+	if err := ptrs.check(memSize); err != nil {
 		return nil, err
 	}
 	var vm *VM
@@ -130,18 +160,18 @@ func (e *Engine) restoreCompressed(ctx context.Context, blank *Blank, z []byte, 
 	} else if vm, err = e.instantiate(ctx); err != nil {
 		return nil, err
 	}
-	if err := vm.growTo(int(memSize)); err != nil {
+	if err := vm.growTo(memSize); err != nil {
 		vm.Close()
 		return nil, err
 	}
-	view, ok := vm.mem.Read(0, memSize)
+	view, ok := vm.mem.Read(0, uint32(memSize))
 	if !ok {
 		vm.Close()
 		return nil, &TrapError{Err: errors.New("memory read out of range during restore")}
 	}
-	if _, err := io.ReadFull(dec, view); err != nil {
+	if err := fill(dec, view); err != nil {
 		vm.Close()
-		return nil, fmt.Errorf("engine: snapshot memory: %w", err)
+		return nil, err
 	}
 	var one [1]byte
 	if n, err := dec.Read(one[:]); n != 0 || err != io.EOF {

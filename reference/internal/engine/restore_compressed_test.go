@@ -10,10 +10,10 @@ import (
 	"github.com/klauspost/compress/zstd"
 )
 
-// pendingImage is the MarshalBinary bytes of a VM that ran pendingProgram.
-func pendingImage(t testing.TB) []byte {
+// runPending runs pendingProgram in vm, its host function bound to
+// "original".
+func runPending(t testing.TB, vm *VM) {
 	t.Helper()
-	vm := showVM(t, Limits{MemoryBytes: 32 << 20})
 	vm.Bind("tag", func(c *HostCall) (any, error) { return "original", nil })
 	if err := vm.DefineHostFunction("hostTag", "tag", 0); err != nil {
 		t.Fatal(err)
@@ -21,6 +21,13 @@ func pendingImage(t testing.TB) []byte {
 	if err := vm.Eval(pendingProgram, "p.js"); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// pendingImage is the MarshalBinary bytes of a VM that ran pendingProgram.
+func pendingImage(t testing.TB) []byte {
+	t.Helper()
+	vm := showVM(t, Limits{MemoryBytes: 32 << 20})
+	runPending(t, vm)
 	snap, err := vm.Snapshot()
 	if err != nil {
 		t.Fatal(err)
@@ -30,6 +37,27 @@ func pendingImage(t testing.TB) []byte {
 		t.Fatal(err)
 	}
 	return bin
+}
+
+// checkPendingResumes settles the promise of a VM restored from a
+// pendingProgram image, with the host function bound to tag, and checks
+// what the program made of it.
+func checkPendingResumes(t testing.TB, r *VM, tag string) {
+	t.Helper()
+	r.Bind("tag", func(c *HostCall) (any, error) { return tag, nil })
+	if _, err := r.Call("settle", "v"+tag); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.DrainJobs(); err != nil {
+		t.Fatal(err)
+	}
+	out, err := r.EvalCall("out", "o.js", "__show")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "got v" + tag + " via " + tag + " n=2000"; out != want {
+		t.Errorf("restored out = %q, want %q", out, want)
+	}
 }
 
 // TestRestoreCompressed: the restored VM is the image's VM, as with
@@ -46,20 +74,7 @@ func TestRestoreCompressed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.Bind("tag", func(c *HostCall) (any, error) { return "restored", nil })
-	if _, err := r.Call("settle", "v"); err != nil {
-		t.Fatal(err)
-	}
-	if err := r.DrainJobs(); err != nil {
-		t.Fatal(err)
-	}
-	out, err := r.EvalCall("out", "o.js", "__show")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := "got v via restored n=2000"; out != want {
-		t.Errorf("restored out = %q, want %q", out, want)
-	}
+	checkPendingResumes(t, r, "restored")
 	r.Close()
 	if got := e.LiveVMs(); got != live {
 		t.Errorf("%d live VMs after close, want %d", got, live)
@@ -133,19 +148,27 @@ func FuzzRestoreCompressed(f *testing.F) {
 	f.Add([]byte{}, 0)
 	e := testEngine(f)
 	f.Fuzz(func(t *testing.T, z []byte, size int) {
-		live := e.LiveVMs()
-		vm, err := e.RestoreCompressed(context.Background(), nil, z, min(max(size, 0), 64<<20), Limits{})
-		if err == nil {
-			vm.SetDeadline(time.Now().Add(time.Second))
-			if _, err := vm.EvalCall("1+1", "f.js", "String"); err != nil {
-				t.Logf("restored VM fails: %v", err) // a corrupt image may trap: data, not a crash
-			}
-			vm.Close()
-		}
-		if got := e.LiveVMs(); got != live {
-			t.Fatalf("%d live VMs, want %d", got, live)
-		}
+		checkFuzzedRestore(t, e, func() (*VM, error) {
+			return e.RestoreCompressed(context.Background(), nil, z, min(max(size, 0), 64<<20), Limits{})
+		})
 	})
+}
+
+// checkFuzzedRestore runs a restore from fuzzed bytes: it must not panic
+// or leave a VM behind; a VM it makes is tried (a corrupt image may trap
+// there: data, not a crash) and closed.
+func checkFuzzedRestore(t *testing.T, e *Engine, restore func() (*VM, error)) {
+	live := e.LiveVMs()
+	if vm, err := restore(); err == nil {
+		vm.SetDeadline(time.Now().Add(time.Second))
+		if _, err := vm.EvalCall("1+1", "f.js", "String"); err != nil {
+			t.Logf("restored VM fails: %v", err)
+		}
+		vm.Close()
+	}
+	if got := e.LiveVMs(); got != live {
+		t.Fatalf("%d live VMs, want %d", got, live)
+	}
 }
 
 // TestRestoreCompressed_Blank: a restore into a Blank made ahead of time

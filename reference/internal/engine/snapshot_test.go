@@ -21,13 +21,7 @@ globalThis.p = new Promise(r => { globalThis.settle = r }).then(v => { out = "go
 func TestSnapshot_RestoreSettlesPendingPromise(t *testing.T) {
 	e := testEngine(t)
 	vm := showVM(t, Limits{MemoryBytes: 32 << 20})
-	vm.Bind("tag", func(c *HostCall) (any, error) { return "original", nil })
-	if err := vm.DefineHostFunction("hostTag", "tag", 0); err != nil {
-		t.Fatal(err)
-	}
-	if err := vm.Eval(pendingProgram, "p.js"); err != nil {
-		t.Fatal(err)
-	}
+	runPending(t, vm)
 	snap, err := vm.Snapshot()
 	if err != nil {
 		t.Fatal(err)
@@ -45,20 +39,7 @@ func TestSnapshot_RestoreSettlesPendingPromise(t *testing.T) {
 		if err != nil {
 			t.Fatalf("restore %d: %v", i, err)
 		}
-		r.Bind("tag", func(c *HostCall) (any, error) { return tag, nil })
-		if _, err := r.Call("settle", "v"+tag); err != nil {
-			t.Fatal(err)
-		}
-		if err := r.DrainJobs(); err != nil {
-			t.Fatal(err)
-		}
-		out, err := r.EvalCall("out", "o.js", "__show")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if want := "got v" + tag + " via " + tag + " n=2000"; out != want {
-			t.Errorf("restored out = %q, want %q", out, want)
-		}
+		checkPendingResumes(t, r, tag)
 		r.Close()
 	}
 	// The original VM is untouched by its restored copies.
