@@ -84,6 +84,19 @@ func (p *pool) fresh() (pooled, error) {
 		vm.Close()
 		return pooled{}, err
 	}
+	// Make the export functions every cell calls now, in the background:
+	// each costs a machine stack and tens of microseconds on first use.
+	// state and takeOutput only read, and there is no job to drain.
+	for _, method := range []string{guest.StateFn, guest.TakeOutput} {
+		if _, err := vm.CallMethod(ctl, method); err != nil {
+			vm.Close()
+			return pooled{}, err
+		}
+	}
+	if err := vm.DrainJobs(); err != nil {
+		vm.Close()
+		return pooled{}, err
+	}
 	return pooled{vm: vm, ctl: ctl}, nil
 }
 
