@@ -18,8 +18,9 @@ const poolSize = 2
 
 // hotMinBytes is the size of catalog JSON from which a catalog gets VMs of
 // its own (hot VMs, with ALL_TOOLS installed ahead of the cell). Below it,
-// installing ALL_TOOLS in the cell costs less than a millisecond.
-const hotMinBytes = 64 << 10
+// installing ALL_TOOLS in the cell costs a fraction of a millisecond
+// (about 50 tools; 100 tools took 2 ms, BENCHMARKS.md).
+const hotMinBytes = 16 << 10
 
 // pool keeps fresh VMs with the controller loaded, so a cell starts at once.
 // A VM leaves the pool once and is never returned: runs never share a VM.
