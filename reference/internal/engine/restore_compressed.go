@@ -55,13 +55,32 @@ func openStream(z []byte, size int) (*zstd.Decoder, func(), error) {
 // clears a 2 MiB memory, most of the cost).
 type Blank struct{ vm *VM }
 
-// NewBlank makes a Blank.
+// NewBlank makes a Blank, with the export functions a restore and the
+// first calls after it use made already (each costs a machine stack and
+// tens of microseconds on first use).
 func (e *Engine) NewBlank(ctx context.Context) (*Blank, error) {
 	vm, err := e.instantiate(ctx)
 	if err != nil {
 		return nil, err
 	}
+	f := new(frame)
+	for _, x := range restoreExports {
+		if f.fns[x] = vm.mod.ExportedFunction(exportNames[x]); f.fns[x] == nil {
+			vm.Close()
+			return nil, &UnavailableError{Reason: "quickjs-wasi wasm lacks export " + exportNames[x]}
+		}
+	}
+	vm.frames[0] = f
 	return &Blank{vm: vm}, nil
+}
+
+// restoreExports are the exports adopt calls, and those of a resumed
+// cell's first steps (settle a request, drain jobs, read state).
+var restoreExports = []export{
+	xSetRuntimeAndContext, xSetMemoryLimit, xSetMaxStackSize, xSetInterruptHandler, xSetPromiseRejectionHandler,
+	xMalloc, xFree, xGetGlobal, xGetContextPtr,
+	xIsJobPending, xExecutePendingJob, xGetPropString, xCall, xNewString, xGetStringLen, xFreeCString, xFreeValue,
+	xIsException,
 }
 
 // Close releases a Blank that will not be used.
