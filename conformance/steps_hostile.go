@@ -257,7 +257,8 @@ func (w *world) nothingLeaked(h *hostileRun) error {
 
 // fingerprintTargets are the guest objects whose own properties a
 // fingerprint covers: the global object, the code-mode globals and the
-// built-ins and prototypes hostile code likes to patch.
+// built-ins and prototypes hostile code likes to patch. The probe reads
+// each through probeExpressions.
 var fingerprintTargets = []string{
 	"globalThis", "Object", "Object.prototype", "Function", "Function.prototype", "Array", "Array.prototype",
 	"String", "String.prototype", "Number", "Number.prototype", "Boolean.prototype", "Symbol", "Symbol.prototype",
@@ -270,11 +271,12 @@ var fingerprintTargets = []string{
 
 // fingerprintProbe is the guest program of a fingerprint: per target an
 // FNV-1a hash of its prototype, extensibility and own property
-// descriptors (function values by name, length and source text), as one
-// string of 8 hex digits per target. It is small enough for the smallest
+// descriptors (function values by name, length and source text), or of the
+// fixed marker "absent" for an undefined target, as one string of 8 hex
+// digits per target. It is small enough for the smallest
 // maxOutputBytes and fast enough for the smallest timeoutMs.
 var fingerprintProbe = `const R = Reflect, fts = Function.prototype.toString, ext = Object.isExtensible;
-const targets = [` + strings.Join(fingerprintTargets, ", ") + `];
+const targets = [` + strings.Join(probeExpressions(), ", ") + `];
 const hash = (s) => {
   let a = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) a = Math.imul(a ^ s.charCodeAt(i), 0x01000193) >>> 0;
@@ -303,7 +305,22 @@ const signature = (o) => {
   }
   return s;
 };
-return targets.map((o) => hash(signature(o))).join("");`
+return targets.map((o) => hash(o === undefined ? "absent" : signature(o))).join("");`
+
+// probeExpressions are the probe's guest expressions for fingerprintTargets.
+// MCP is read through typeof: a target may leave it undefined when a run has
+// no MCP servers (SPEC.md Appendix A row 28, judged by other scenarios), and
+// the fingerprint should cover the hostile program, not fail on that.
+func probeExpressions() []string {
+	out := make([]string, len(fingerprintTargets))
+	for i, t := range fingerprintTargets {
+		out[i] = t
+		if t == "MCP" {
+			out[i] = `(typeof MCP === "undefined" ? undefined : MCP)`
+		}
+	}
+	return out
+}
 
 // probeAttempts bounds the fingerprint probe's retries after a timeout: the
 // probe takes a few tens of milliseconds, but a program may set timeoutMs to
