@@ -22,18 +22,7 @@ func BenchmarkStoredSnapshot(b *testing.B) {
 	}
 	for _, st := range benchStates {
 		vm := benchStateVM(b, st.src)
-		image := func() ([]byte, int) {
-			s, err := vm.Snapshot()
-			if err != nil {
-				b.Fatal(err)
-			}
-			bin, _ := s.MarshalBinary()
-			z, err := Compress(bin)
-			if err != nil {
-				b.Fatal(err)
-			}
-			return z, len(bin)
-		}
+		image := func() ([]byte, int) { return compressed(b, imageOf(b, vm)) }
 		delta := func() ([]byte, int) {
 			z, n, err := vm.SnapshotDelta(base)
 			if err != nil {

@@ -80,7 +80,7 @@ func TestDelta_Rejects(t *testing.T) {
 		}
 		return out
 	}
-	image, _ := Compress(pendingImage(t))
+	image, _ := compressed(t, pendingImage(t))
 	memSize := int(binary.LittleEndian.Uint32(raw[8:]))
 	bitmapEnd := snapshotHeaderSize + 4 + (memSize/deltaBlock+7)/8
 	tests := []struct {

@@ -376,19 +376,7 @@ func BenchmarkMarshalCompress(b *testing.B) {
 // suspended returns the compressed image of a VM in state src.
 func suspended(b *testing.B, src string) (z []byte, raw int) {
 	b.Helper()
-	s, err := benchStateVM(b, src).Snapshot()
-	if err != nil {
-		b.Fatal(err)
-	}
-	bin, err := s.MarshalBinary()
-	if err != nil {
-		b.Fatal(err)
-	}
-	z, err = Compress(bin)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return z, len(bin)
+	return compressed(b, imageOf(b, benchStateVM(b, src)))
 }
 
 // BenchmarkDecompressRestore measures Decompress + UnmarshalBinary + Restore

@@ -84,7 +84,12 @@ var restoreExports = []export{
 }
 
 // Close releases a Blank that will not be used.
-func (b *Blank) Close() { b.vm.Close() }
+func (b *Blank) Close() {
+	if b.vm != nil {
+		b.vm.Close()
+		b.vm = nil
+	}
+}
 
 // RestoreCompressed is Restore of Compress(MarshalBinary) bytes z, whose
 // uncompressed size must be exactly size: it decodes the header, takes the
@@ -151,15 +156,15 @@ func (e *Engine) restoreStream(ctx context.Context, blank *Blank, z []byte, size
 	header func(dec io.Reader) (int, imagePointers, error), fill func(dec io.Reader, view []byte) error) (*VM, error) {
 	vm, err := e.restoreStreamInto(ctx, blank, z, size, limits, header, fill)
 	if err != nil && blank != nil {
-		blank.vm.Close() // idempotent: a failed restore may have closed it
+		blank.Close() // a no-op once the restore took its instance
 	}
 	return vm, err
 }
 
 func (e *Engine) restoreStreamInto(ctx context.Context, blank *Blank, z []byte, size int, limits Limits,
 	header func(dec io.Reader) (int, imagePointers, error), fill func(dec io.Reader, view []byte) error) (*VM, error) {
-	if blank != nil && blank.vm.engine != e {
-		return nil, errors.New("engine: blank instance of another engine")
+	if blank != nil && (blank.vm == nil || blank.vm.engine != e) {
+		return nil, errors.New("engine: blank instance used already or of another engine")
 	}
 	dec, done, err := openStream(z, size)
 	if err != nil {
@@ -175,7 +180,7 @@ func (e *Engine) restoreStreamInto(ctx context.Context, blank *Blank, z []byte, 
 	}
 	var vm *VM
 	if blank != nil {
-		vm, blank.vm = blank.vm, &VM{closed: true}
+		vm, blank.vm = blank.vm, nil
 	} else if vm, err = e.instantiate(ctx); err != nil {
 		return nil, err
 	}

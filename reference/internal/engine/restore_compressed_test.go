@@ -28,15 +28,31 @@ func pendingImage(t testing.TB) []byte {
 	t.Helper()
 	vm := showVM(t, Limits{MemoryBytes: 32 << 20})
 	runPending(t, vm)
+	return imageOf(t, vm)
+}
+
+// imageOf is the MarshalBinary bytes of vm's snapshot.
+func imageOf(tb testing.TB, vm *VM) []byte {
+	tb.Helper()
 	snap, err := vm.Snapshot()
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	bin, err := snap.MarshalBinary()
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	return bin
+}
+
+// compressed is Compress(bin) and bin's size, as a suspended run keeps them.
+func compressed(tb testing.TB, bin []byte) ([]byte, int) {
+	tb.Helper()
+	z, err := Compress(bin)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return z, len(bin)
 }
 
 // checkPendingResumes settles the promise of a VM restored from a
@@ -64,13 +80,9 @@ func checkPendingResumes(t testing.TB, r *VM, tag string) {
 // Decompress + UnmarshalBinary + Restore.
 func TestRestoreCompressed(t *testing.T) {
 	e := testEngine(t)
-	bin := pendingImage(t)
-	z, err := Compress(bin)
-	if err != nil {
-		t.Fatal(err)
-	}
+	z, size := compressed(t, pendingImage(t))
 	live := e.LiveVMs()
-	r, err := e.RestoreCompressed(context.Background(), nil, z, len(bin), Limits{MemoryBytes: 32 << 20})
+	r, err := e.RestoreCompressed(context.Background(), nil, z, size, Limits{MemoryBytes: 32 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,10 +99,7 @@ func TestRestoreCompressed_Rejects(t *testing.T) {
 	e := testEngine(t)
 	bin := pendingImage(t)
 	z := func(b []byte) []byte {
-		out, err := Compress(b)
-		if err != nil {
-			t.Fatal(err)
-		}
+		out, _ := compressed(t, b)
 		return out
 	}
 	with := func(f func(b []byte)) []byte {
@@ -140,10 +149,9 @@ func TestRestoreCompressed_Rejects(t *testing.T) {
 // FuzzRestoreCompressed: arbitrary bytes never panic, never leave a VM
 // behind, and what restores is a working VM.
 func FuzzRestoreCompressed(f *testing.F) {
-	bin := pendingImage(f)
-	good, _ := Compress(bin)
-	f.Add(good, len(bin))
-	f.Add(good[:100], len(bin))
+	good, size := compressed(f, pendingImage(f))
+	f.Add(good, size)
+	f.Add(good[:100], size)
 	f.Add([]byte{0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x58}, 1<<20)
 	f.Add([]byte{}, 0)
 	e := testEngine(f)
@@ -176,24 +184,20 @@ func checkFuzzedRestore(t *testing.T, e *Engine, restore func() (*VM, error)) {
 // closes it.
 func TestRestoreCompressed_Blank(t *testing.T) {
 	e := testEngine(t)
-	bin := pendingImage(t)
-	z, err := Compress(bin)
-	if err != nil {
-		t.Fatal(err)
-	}
+	z, size := compressed(t, pendingImage(t))
 	live := e.LiveVMs()
 	b, err := e.NewBlank(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	vm, err := e.RestoreCompressed(context.Background(), b, z, len(bin), Limits{})
+	vm, err := e.RestoreCompressed(context.Background(), b, z, size, Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if out, err := vm.EvalCall("data.length", "o.js", "String"); err != nil || out != "2000" {
 		t.Errorf("restored data.length = %q, %v", out, err)
 	}
-	if _, err := e.RestoreCompressed(context.Background(), b, z, len(bin), Limits{}); err == nil {
+	if _, err := e.RestoreCompressed(context.Background(), b, z, size, Limits{}); err == nil {
 		t.Error("a Blank restored twice")
 	}
 	vm.Close()
@@ -201,7 +205,7 @@ func TestRestoreCompressed_Blank(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.RestoreCompressed(context.Background(), bad, z[:10], len(bin), Limits{}); err == nil {
+	if _, err := e.RestoreCompressed(context.Background(), bad, z[:10], size, Limits{}); err == nil {
 		t.Error("a truncated snapshot restored")
 	}
 	if got := e.LiveVMs(); got != live {

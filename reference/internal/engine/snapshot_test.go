@@ -22,14 +22,7 @@ func TestSnapshot_RestoreSettlesPendingPromise(t *testing.T) {
 	e := testEngine(t)
 	vm := showVM(t, Limits{MemoryBytes: 32 << 20})
 	runPending(t, vm)
-	snap, err := vm.Snapshot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin, err := snap.MarshalBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
+	bin := imageOf(t, vm)
 	for i, tag := range []string{"first", "second"} {
 		var s Snapshot
 		if err := s.UnmarshalBinary(bin); err != nil {
