@@ -25,7 +25,10 @@ import (
 type leakCheck struct {
 	rn         *Runner
 	goroutines int
-	extraVMs   int // live VMs that are not in rn's pool, other runners' included
+	// extraVMs counts live VMs that are not in rn's pool, other runners'
+	// included; a VM of an earlier test's leg may still be closing (legs
+	// close their VM after answering), so fewer later is not a leak.
+	extraVMs int
 }
 
 func startLeakCheck(t *testing.T, rn *Runner) leakCheck {
@@ -43,7 +46,7 @@ func (c leakCheck) verify(t *testing.T) {
 	deadline := time.Now().Add(15 * time.Second)
 	for {
 		last, goroutines = c.rn.Stats(), runtime.NumGoroutine()
-		if last.Suspended == 0 && last.Legs == 0 && last.LiveVMs-last.PooledVMs == c.extraVMs &&
+		if last.Suspended == 0 && last.Legs == 0 && last.LiveVMs-last.PooledVMs <= c.extraVMs &&
 			!c.rn.pool.busy() && goroutines <= c.goroutines {
 			return
 		}
@@ -54,7 +57,7 @@ func (c leakCheck) verify(t *testing.T) {
 	}
 	buf := make([]byte, 1<<20)
 	buf = buf[:runtime.Stack(buf, true)]
-	t.Errorf("leak: %+v (want 0 suspended, 0 legs, %d VMs beyond the pool), %d goroutines (want at most %d)\n%s",
+	t.Errorf("leak: %+v (want 0 suspended, 0 legs, at most %d VMs beyond the pool), %d goroutines (want at most %d)\n%s",
 		last, c.extraVMs, goroutines, c.goroutines, buf)
 }
 

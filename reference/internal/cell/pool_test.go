@@ -154,7 +154,16 @@ func TestPool_hot(t *testing.T) {
 	if err != nil {
 		t.Fatalf("engine unavailable (run `npm ci` in reference/): %v", err)
 	}
-	live := eng.LiveVMs()
+	// The VM count of the process once stable: an earlier test's leg may
+	// still be closing its VM.
+	live := -1
+	settle(t, func() bool {
+		n := eng.LiveVMs()
+		stable := n == live
+		live = n
+		time.Sleep(20 * time.Millisecond)
+		return stable
+	})
 	a, b := bigCatalog(t, "a", 1500), bigCatalog(t, "b", 1500)
 	small := catalog.Build([]catalog.Tool{{Name: "echo", Kind: catalog.Core, Parameters: json.RawMessage(`{"type":"object"}`)}}).Guest()
 	p := newPool(eng)
