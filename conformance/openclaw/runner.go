@@ -49,12 +49,13 @@ type Options struct {
 
 // A Runner runs scenarios against OpenClaw, one at a time.
 type Runner struct {
-	opts   Options
-	root   string
-	model  *fakemodel.Server
-	front  *httptest.Server
-	token  string
-	tmpDir bool
+	opts    Options
+	release release
+	root    string
+	model   *fakemodel.Server
+	front   *httptest.Server
+	token   string
+	tmpDir  bool
 
 	mu       sync.Mutex
 	hostURL  *url.URL         // the current scenario's tool host
@@ -83,7 +84,11 @@ func NewRunner(o Options) (*Runner, error) {
 	if err := LoopbackOnly(); err != nil {
 		return nil, err
 	}
-	r := &Runner{opts: o, root: o.Root, broken: map[string]error{}}
+	rel, err := releaseOf(o.Install)
+	if err != nil {
+		return nil, err
+	}
+	r := &Runner{opts: o, release: rel, root: o.Root, broken: map[string]error{}}
 	if r.root == "" {
 		dir, err := os.MkdirTemp("", "conform-openclaw-")
 		if err != nil {

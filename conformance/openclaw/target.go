@@ -22,6 +22,9 @@ type target struct {
 
 func (t *target) Start(ctx context.Context, s *conformance.Setup) error {
 	t.setup = s
+	if err := t.r.release.notApplicable(s); err != nil {
+		return err
+	}
 	if err := expressible(s); err != nil {
 		return err
 	}
@@ -64,6 +67,9 @@ func (t *target) tools() (server, client []faketools.Spec) {
 // prepare makes sure a gateway runs the setup's current configuration;
 // fresh reports a gateway started for it.
 func (t *target) prepare() (fresh bool, err error) {
+	if err := t.r.release.notApplicable(t.setup); err != nil {
+		return false, err
+	}
 	if err := expressible(t.setup); err != nil {
 		return false, err
 	}
@@ -73,6 +79,7 @@ func (t *target) prepare() (fresh bool, err error) {
 	if err != nil {
 		return false, err
 	}
+	t.r.release.adapt(cfg.doc)
 	g, fresh, err := t.r.gateway(cfg)
 	if err != nil {
 		return false, err
