@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/codemodekit/kit/fakes/faketools"
 )
@@ -68,6 +69,14 @@ type (
 	// concurrent Call calls instead.
 	BatchCaller interface {
 		CallBatch(ctx context.Context, calls []ToolCall) ([]Outcome, error)
+	}
+	// A Timed turn reports, once it has ended, how long the
+	// implementation worked on it: the duration of its client request
+	// less the time the suite, playing the model, held the model
+	// requests. tools/cmd/cmbench compares gateways with it; no scenario
+	// needs it.
+	Timed interface {
+		Implementation() (time.Duration, bool)
 	}
 )
 

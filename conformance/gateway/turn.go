@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/codemodekit/kit/conformance"
 	"github.com/codemodekit/kit/conformance/internal/modelturn"
@@ -45,6 +46,7 @@ type turn struct {
 	// abort can land while a call runs.
 	calls sync.Mutex
 	conv  modelturn.Conversation // the model's side
+	clock modelturn.Clock        // the client request's
 }
 
 func (t *target) StartTurn(ctx context.Context, spec conformance.TurnSpec) (conformance.Turn, error) {
@@ -98,6 +100,7 @@ func (t *target) StartTurn(ctx context.Context, spec conformance.TurnSpec) (conf
 // not bound to any step's context: the turn lives until it ends.
 func (tu *turn) send(p *process, body []byte) {
 	defer close(tu.done)
+	tu.clock.Start()
 	resp, err := tu.t.client.Post(p.url+"/v1/responses", "application/json", bytes.NewReader(body))
 	if err != nil {
 		tu.result.err = err
@@ -106,7 +109,13 @@ func (tu *turn) send(p *process, body []byte) {
 	defer resp.Body.Close()
 	tu.result.status = resp.StatusCode
 	tu.result.body, tu.result.err = io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+	if tu.result.err == nil {
+		tu.clock.End()
+	}
 }
+
+// Implementation implements conformance.Timed.
+func (tu *turn) Implementation() (time.Duration, bool) { return tu.clock.Implementation(&tu.conv) }
 
 // ended describes a client request that ended before the suite expected:
 // a turn failure when the gateway said the turn failed before any model

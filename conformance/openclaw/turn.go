@@ -48,6 +48,7 @@ type turn struct {
 
 	calls sync.Mutex
 	conv  modelturn.Conversation // the model's side
+	clock modelturn.Clock        // the client request's
 }
 
 func (t *target) StartTurn(ctx context.Context, spec conformance.TurnSpec) (conformance.Turn, error) {
@@ -119,6 +120,7 @@ func (tu *turn) send(ctx context.Context, agent string, body []byte) {
 	req.Header.Set("Authorization", "Bearer "+tu.g.token)
 	req.Header.Set("x-openclaw-session-key", tu.session)
 	req.Header.Set("x-openclaw-agent-id", agent)
+	tu.clock.Start()
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		tu.result.err = err
@@ -127,7 +129,15 @@ func (tu *turn) send(ctx context.Context, agent string, body []byte) {
 	defer resp.Body.Close()
 	tu.result.status = resp.StatusCode
 	tu.result.body, tu.result.err = io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+	if tu.result.err == nil {
+		tu.clock.End()
+	}
 }
+
+// Implementation implements conformance.Timed: the transcript reads
+// (transcribed) happen while the suite holds a model request, so they are
+// not counted.
+func (tu *turn) Implementation() (time.Duration, bool) { return tu.clock.Implementation(&tu.conv) }
 
 // ended describes a client request that ended before the suite expected.
 // An error answer before any model request is a turn failure.

@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/codemodekit/kit/conformance"
 	"github.com/codemodekit/kit/fakes/fakemodel"
@@ -29,6 +30,8 @@ type Conversation struct {
 
 	mu      sync.Mutex
 	pending *fakemodel.Request
+	since   time.Time     // when pending was put
+	held    time.Duration // how long the model's side held its requests
 }
 
 // Take returns the model request awaiting an answer and clears it.
@@ -37,6 +40,10 @@ func (c *Conversation) Take() *fakemodel.Request {
 	defer c.mu.Unlock()
 	req := c.pending
 	c.pending = nil
+	if !c.since.IsZero() {
+		c.held += time.Since(c.since)
+		c.since = time.Time{}
+	}
 	return req
 }
 
@@ -45,6 +52,51 @@ func (c *Conversation) Put(req *fakemodel.Request) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.pending = req
+	c.since = time.Now()
+}
+
+// Held is how long the model's side held the turn's model requests: from
+// each Put to the Take that answered it. A request still pending counts
+// up to now.
+func (c *Conversation) Held() time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.since.IsZero() {
+		return c.held + time.Since(c.since)
+	}
+	return c.held
+}
+
+// A Clock times a turn's client request, for conformance.Timed.
+type Clock struct {
+	mu         sync.Mutex
+	start, end time.Time
+}
+
+// Start marks the client request sent.
+func (k *Clock) Start() {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.start = time.Now()
+}
+
+// End marks the client request's answer read.
+func (k *Clock) End() {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.end = time.Now()
+}
+
+// Implementation is the client request's duration less what the model's
+// side held (conformance.Timed); false until the request has ended.
+func (k *Clock) Implementation(c *Conversation) (time.Duration, bool) {
+	k.mu.Lock()
+	start, end := k.start, k.end
+	k.mu.Unlock()
+	if start.IsZero() || end.IsZero() {
+		return 0, false
+	}
+	return end.Sub(start) - c.Held(), true
 }
 
 // Next waits for the turn's next model request, or for the end of its

@@ -39,6 +39,9 @@ type options struct {
 	iterations, warmup      int
 	concurrency, cells      int
 	asJSON, check           bool
+	// Gateway is how many turns per side the gateway comparison measures
+	// (0: none).
+	Gateway int
 }
 
 func run(args []string, stdout, stderr io.Writer) error {
@@ -55,14 +58,21 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&o.cells, "cells", 16, "cells per throughput measurement")
 	fs.BoolVar(&o.asJSON, "json", false, "also write bench.json (every sample) next to BENCHMARKS.md and print the report as JSON")
 	fs.BoolVar(&o.check, "check", false, "only report whether BENCHMARKS.md measured the current reference/ tree (exit 1 when stale)")
+	fs.IntVar(&o.Gateway, "gateway", 12, "measured turns per side of the gateway comparison (reference gateway vs OpenClaw "+openclawVersion+"'s, in a loopback-only network namespace; installs OpenClaw from npm on first use); 0 skips it, as does a -workloads that does not match gatewayturn")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of this process (the reference side) to this file")
 	child := fs.Int("child-suspended", 0, "internal: run the reference memory workload with this many runs and print JSON")
 	wasm := fs.String("wasm", "", "internal: the quickjs-wasi binary (with -child-suspended)")
+	childGW := fs.Int("child-gateway", 0, "internal: run the gateway comparison with this many turns per side and print JSON")
+	gatewayBin := fs.String("gateway-bin", "", "internal: the reference gateway binary (with -child-gateway)")
+	clawInstall := fs.String("openclaw-install", "", "internal: the OpenClaw install directory (with -child-gateway)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if *child > 0 {
 		return childSuspended(*wasm, *child)
+	}
+	if *childGW > 0 {
+		return childGateway(*childGW, o.warmup, o.root, *gatewayBin, *clawInstall, stdout, stderr)
 	}
 	if o.check {
 		return checkCurrent(o.root, stdout)
@@ -91,7 +101,10 @@ func run(args []string, stdout, stderr io.Writer) error {
 			ws = append(ws, w)
 		}
 	}
-	if len(ws) == 0 {
+	if !re.MatchString("gatewayturn") {
+		o.Gateway = 0
+	}
+	if len(ws) == 0 && o.Gateway == 0 {
 		return fmt.Errorf("-workloads %q matches no workload", o.filter)
 	}
 	rep, err := measure(o, ws, stderr)
@@ -162,6 +175,16 @@ func measure(o options, ws []*workload, log io.Writer) (*report, error) {
 		}
 		fmt.Fprintf(log, " %.1fs\n", time.Since(t0).Seconds())
 		rep.add(w, samples[sideRef], samples[sideNode])
+	}
+	if o.Gateway > 0 {
+		fmt.Fprintf(log, "cmbench: gatewayturn   %d turns per side ...\n", o.Gateway)
+		t0 := time.Now()
+		rows, run, err := gatewayRows(o, root, log)
+		if err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(log, "cmbench: gatewayturn   %.1fs\n", time.Since(t0).Seconds())
+		rep.Rows, rep.OpenClaw = append(rep.Rows, rows...), run.OpenClaw
 	}
 	rep.Elapsed = time.Since(start).Round(time.Second).String()
 	rep.evaluate()

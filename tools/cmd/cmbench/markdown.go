@@ -111,6 +111,9 @@ func renderMarkdown(r *report) string {
 	p("| workload | measure | reference median | reference p95 | reference CPU | Node median | Node p95 | ratio | lead | Node legs | Node round trip |\n")
 	p("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
 	for _, rw := range r.Rows {
+		if rw.Gateway {
+			continue
+		}
 		nodeMed, nodeP95 := cell(rw.Node, med), cell(rw.Node, p95)
 		if rw.NodeNA != "" {
 			nodeMed, nodeP95 = "n/a", "n/a"
@@ -133,6 +136,8 @@ func renderMarkdown(r *report) string {
 			p("\nn/a — %s: %s.\n", rw.Title, rw.NodeNA)
 		}
 	}
+
+	renderGateway(p, r)
 
 	if len(charts(r)) > 0 {
 		p("\n## Plots\n\n")
@@ -187,4 +192,42 @@ func renderMarkdown(r *report) string {
 	p("  worker each) in Node. Cells per second of wall time.\n")
 	p("- This run took %s.\n", r.Elapsed)
 	return b.String()
+}
+
+// renderGateway is the gateway-level section, when the report has it.
+func renderGateway(p func(string, ...any), r *report) {
+	var rows []row
+	for _, rw := range r.Rows {
+		if rw.Gateway {
+			rows = append(rows, rw)
+		}
+	}
+	if len(rows) == 0 {
+		return
+	}
+	p("\n## Gateway level\n\n")
+	p("The same turn through two gateways, alternating turn by turn: the reference gateway (`reference/cmd/codemode-gateway`, built\n")
+	p("from this tree) and OpenClaw %s's (`openclaw gateway run`, the npm release the conformance suite's openclaw target\n", r.OpenClaw)
+	p("installs). Both are driven by the conformance suite's wire targets (`conformance/gateway`, `conformance/openclaw`) with the\n")
+	p("same fake model (`fakes/fakemodel`, streamed answers): the client posts `/v1/responses`; the model answers the first model\n")
+	p("request with an `exec` call of `%s` and the second, which carries the exec's result, with a final text. The exec must\n", gatewayCode)
+	p("complete with 3 on both sides. A new session per turn; code mode on, one core tool the turn never calls (OpenClaw's own tools are in its catalog too).\n")
+	p("Everything runs in a loopback-only network namespace (`unshare -n`), as the openclaw target always does.\n\n")
+	p("- **Gateway's own time**: the client request's duration less the time the suite, playing the model, held the model\n")
+	p("  requests (`conformance.Timed`); this is the figure to compare.\n")
+	p("- **As the suite sees it**: `StartTurn` to `End`, the suite's own work included (for OpenClaw that includes reading the\n")
+	p("  session transcript from SQLite with a Node process, which only the suite needs).\n")
+	p("- **Start**: one measurement each, process spawn to serving (OpenClaw: until `GET /v1/models` answers).\n\n")
+	p("| measure | reference gateway median | p95 | OpenClaw gateway median | p95 | ratio | lead |\n| --- | --- | --- | --- | --- | --- | --- |\n")
+	for _, rw := range rows {
+		ratio := "–"
+		if rw.Ratio != 0 {
+			ratio = num(rw.Ratio)
+		}
+		p("| %s (%s) | %s | %s | %s | %s | %s | %s |\n", rw.Label, rw.Unit, cell(rw.Ref, med), cell(rw.Ref, p95), cell(rw.Node, med), cell(rw.Node, p95),
+			ratio, strings.Replace(lead(rw), "Node", "OpenClaw", 1))
+	}
+	if n := rows[0].Ref; n != nil {
+		p("\n%d measured turns per side after %d warm-up rounds (the first starts OpenClaw's gateway).\n", n.N, r.Warmup+1)
+	}
 }

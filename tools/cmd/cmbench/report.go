@@ -26,6 +26,9 @@ type report struct {
 	// MemoryCurve is the median resident-memory delta (MiB) after k
 	// suspended runs, per side ("reference", "node").
 	MemoryCurve map[string][]point `json:"memoryCurve,omitempty"`
+	// OpenClaw is the OpenClaw release of the gateway rows ("" without
+	// them).
+	OpenClaw string `json:"openclaw,omitempty"`
 }
 
 type machine struct {
@@ -55,6 +58,9 @@ type row struct {
 	// Ratio is the reference median ÷ the Node median; 0 when a side is missing.
 	Ratio  float64 `json:"ratio,omitempty"`
 	NodeNA string  `json:"nodeNotApplicable,omitempty"`
+	// Gateway rows compare the reference gateway (Ref) with OpenClaw's
+	// gateway (Node), not the in-process runtime with the Node harness.
+	Gateway bool `json:"gateway,omitempty"`
 }
 
 type point struct{ X, Y float64 }
@@ -151,6 +157,12 @@ func (r *report) evaluate() {
 	if rw := r.row("compute", "vm"); rw != nil && rw.Ratio > 0 {
 		t.Measured = num(rw.Ratio) + "×"
 		t.Verdict = verdict(rw.Ratio <= 2.5)
+	}
+	r.Targets = append(r.Targets, t)
+	t = target{Goal: "trivial exec turn through the reference gateway faster than through OpenClaw's (gateway's own time per turn)", Verdict: "not measured"}
+	if rw := r.row("gatewayturn", "turn"); rw != nil && rw.Ratio > 0 {
+		t.Measured = num(1/rw.Ratio) + "× faster"
+		t.Verdict = verdict(rw.Ratio < 1)
 	}
 	r.Targets = append(r.Targets, t)
 }
