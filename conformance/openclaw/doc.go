@@ -19,6 +19,15 @@
 // Structured details and error flags come from the session transcript
 // OpenClaw writes under its state directory.
 //
+// A setup's MCP servers go into the configuration's mcp.servers. Fake
+// servers (fakes/fakemcp, run by the setup's host) sit behind an MCP front
+// whose URL per server name stays the same from scenario to scenario, with
+// an explicit streamable-http transport; real fixtures (fixtures/mcp,
+// resolved by Options.MCPFixtures) run as stdio children of OpenClaw, their
+// scratch directory behind a symbolic link the runner repoints, so that
+// scenarios with the same servers share a gateway. What a scenario
+// configures for a server is passed on unchanged.
+//
 // OpenClaw must never reach anything but loopback: [LoopbackOnly] refuses
 // to start it unless the process runs in a network namespace whose only
 // interface is lo (conform re-executes itself under `unshare -n`).

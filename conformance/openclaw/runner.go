@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/codemodekit/kit/conformance"
+	"github.com/codemodekit/kit/conformance/driver"
 	"github.com/codemodekit/kit/fakes/fakemodel"
 )
 
@@ -41,6 +42,10 @@ type Options struct {
 	// a scenario whose configuration one of them runs reuses it; when a new
 	// one is needed, the least recently used is stopped. 0 means 3.
 	MaxGateways int
+	// MCPFixtures makes the resolver of a scenario's real MCP server
+	// fixtures (codemodetest.RealMCPFixtures); nil reports their scenarios
+	// not applicable.
+	MCPFixtures func() driver.MCPFixtures
 	// ToolNames are the tool names the fixture plugin declares on every
 	// gateway, besides the running scenario's: a scenario whose tools are
 	// all declared reuses the gateway (see KnownToolNames).
@@ -54,6 +59,7 @@ type Runner struct {
 	root    string
 	model   *fakemodel.Server
 	front   *httptest.Server
+	mcp     *mcpFront // the running scenario's fake MCP servers
 	token   string
 	tmpDir  bool
 
@@ -103,6 +109,7 @@ func NewRunner(o Options) (*Runner, error) {
 	r.model.SetFallback(finalAnswer)
 	r.model.SetKeyFunc(keyOf)
 	r.front = httptest.NewServer(http.HandlerFunc(r.proxy))
+	r.mcp = newMCPFront()
 	return r, nil
 }
 
@@ -294,6 +301,7 @@ func (r *Runner) Close() error {
 	r.mu.Unlock()
 	r.model.Close()
 	r.front.Close()
+	r.mcp.close()
 	if r.tmpDir && !r.opts.Keep {
 		return os.RemoveAll(r.root)
 	}

@@ -17,6 +17,7 @@ type target struct {
 	id    int
 	setup *conformance.Setup
 	host  *faketools.HTTPHost
+	mcp   mcpServers
 	gw    *gateway
 }
 
@@ -45,8 +46,6 @@ func expressible(s *conformance.Setup) error {
 		return conformance.NotApplicable("openclaw: the runtime is bundled with OpenClaw; a %s quickjs-wasi binary cannot be set up", s.Runtime)
 	case len(s.Namespaces) > 0 || len(s.RolledBack) > 0:
 		return conformance.NotApplicable("openclaw: internal namespace registrations are absent from Era B releases (SPEC.md Appendix A #17)")
-	case len(s.MCPServers) > 0:
-		return conformance.NotApplicable("openclaw target: MCP servers are not wired into the generated configuration yet")
 	case s.SubAgentAnswer != "":
 		return conformance.NotApplicable("openclaw target: Swarm sub-agents are not scripted")
 	}
@@ -75,7 +74,13 @@ func (t *target) prepare() (fresh bool, err error) {
 	}
 	server, client := t.tools()
 	t.host.SetSpecs(append(slices.Clone(server), client...))
-	cfg, err := buildConfig(t.setup, t.r.model.URL(), server)
+	doc, err := t.mcpConfig()
+	if err != nil {
+		return false, err
+	}
+	setup := *t.setup
+	setup.Config = doc
+	cfg, err := buildConfig(&setup, t.r.model.URL(), server)
 	if err != nil {
 		return false, err
 	}
@@ -89,6 +94,7 @@ func (t *target) prepare() (fresh bool, err error) {
 }
 
 func (t *target) Close() error {
+	t.closeMCP()
 	if t.host != nil {
 		t.r.setHost(nil)
 		t.host.Close()

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/codemodekit/kit/conformance/openclaw"
+	"github.com/codemodekit/kit/reference/codemodetest"
 	"github.com/codemodekit/kit/tools/internal/report"
 )
 
@@ -104,6 +105,7 @@ func openclawInfo(version string, stderr io.Writer) (targetInfo, string, func(),
 	r, err := openclaw.NewRunner(openclaw.Options{
 		Install: install, Plugin: filepath.Join(root, "fixtures", "openclaw", "plugin"), Log: stderr,
 		Keep: os.Getenv("CODEMODEKIT_OPENCLAW_KEEP") != "", ToolNames: names,
+		MCPFixtures: codemodetest.RealMCPFixtures,
 	})
 	if err != nil {
 		return targetInfo{}, "", nil, err
