@@ -64,13 +64,21 @@ func newPreempter() *preempter {
 	return p
 }
 
-// start registers vm as running guest code.
+// start registers vm as running guest code. The counter is set to 1 so
+// that the guest polls at its first back-edge or call and the pacing starts
+// from what the guest does now: the count left by an earlier call can be up
+// to 10000, and a collection that starts before the timer's first poke
+// would wait for all of it (seen: a loop of 8 MB string builds that held
+// the process for 18 minutes).
 func (p *preempter) start(vm *VM) {
 	if !p.enabled {
 		return
 	}
 	vm.lastPoll = time.Now().UnixNano()
-	vm.paced = counterInit
+	vm.paced = 1
+	if vm.ctxPtr != 0 && vm.linear != nil {
+		vm.linear.store32(vm.ctxPtr+interruptCounterOffset, 1)
+	}
 	p.mu.Lock()
 	{
 		p.running[vm] = struct{}{}

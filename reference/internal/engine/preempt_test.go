@@ -54,6 +54,43 @@ func TestPreemption_LongBuiltinsInALoop(t *testing.T) {
 	}
 }
 
+// A guest call starts with its interrupt counter at 1, whatever count an
+// earlier call left: before that, a collection that started within the
+// timer's first interval waited for up to 10000 long built-ins (a loop of
+// 8 MB string builds held the process for 18 minutes, and did so in three
+// runs out of four). Here the leftover count is forced to 10000 and the
+// collection is requested as the loop starts.
+func TestPreemption_StartPollsAtOnce(t *testing.T) {
+	e := testEngine(t)
+	vm := showVM(t, Limits{})
+	at := vm.ctxPtr + interruptCounterOffset
+	vm.linear.store32(at, counterInit)
+	e.preempt.start(vm)
+	got, _ := vm.mem.ReadUint32Le(at)
+	e.preempt.stop(vm)
+	if got != 1 {
+		t.Fatalf("interrupt counter after start = %d, want 1", got)
+	}
+	for i := 0; i < 3; i++ {
+		vm.linear.store32(at, counterInit)
+		vm.SetDeadline(time.Now().Add(300 * time.Millisecond))
+		gcTook := make(chan time.Duration, 1)
+		go func() {
+			start := time.Now()
+			runtime.GC()
+			gcTook <- time.Since(start)
+		}()
+		_, err := eval(t, vm, `for (;;) "ab".repeat(4e6).indexOf("c")`)
+		var ge *GuestError
+		if !errors.As(err, &ge) || !ge.Interrupted {
+			t.Fatalf("round %d: eval error = %v, want interrupted by the deadline", i, err)
+		}
+		if gc := <-gcTook; gc > 5*time.Second {
+			t.Errorf("round %d: runtime.GC took %v while the guest ran", i, gc)
+		}
+	}
+}
+
 // A VM that is not running guest code is not poked, and the timer disarms
 // once no VM runs.
 func TestPreemption_OnlyWhileRunning(t *testing.T) {
