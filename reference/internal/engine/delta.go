@@ -144,7 +144,7 @@ func (e *Engine) RestoreDelta(ctx context.Context, blank *Blank, base *Base, z [
 	if base != nil {
 		baseMem = base.mem
 	}
-	fill := func(dec io.Reader, view []byte) error {
+	fill := func(dec io.Reader, view []byte, based bool) error {
 		for i := 0; i < len(view)/deltaBlock; i++ {
 			block := view[i*deltaBlock : (i+1)*deltaBlock]
 			if bitmap[i/8]&(1<<(i%8)) != 0 {
@@ -153,11 +153,14 @@ func (e *Engine) RestoreDelta(ctx context.Context, blank *Blank, base *Base, z [
 				}
 				continue
 			}
+			if based {
+				continue // the block holds the base's, or zero past it, already
+			}
 			if n := copy(block, baseMem[min(i*deltaBlock, len(baseMem)):]); n < deltaBlock {
 				clear(block[n:]) // past the base: the block was zero (or a fresh instance's data)
 			}
 		}
 		return nil
 	}
-	return e.restoreStream(ctx, blank, z, size, limits, header, fill)
+	return e.restoreStream(ctx, blank, base, z, size, limits, header, fill)
 }

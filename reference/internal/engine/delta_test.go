@@ -26,19 +26,64 @@ func pendingDelta(t testing.TB) (base *Base, z []byte, size int, zFull []byte, s
 	return base, z, size, zFull, sizeFull
 }
 
+// baseAfter is the Base of a fresh VM after src ran in it.
+func baseAfter(t testing.TB, src string) *Base {
+	t.Helper()
+	vm := mustVM(t, Limits{MemoryBytes: 64 << 20})
+	if err := vm.Eval(src, "base.js"); err != nil {
+		t.Fatal(err)
+	}
+	b, err := vm.NewBase()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
 // TestDelta: a delta restores the VM it was taken of, against its base or
-// (taken against nothing) against nothing, into a new instance or a Blank;
-// against the base it stores a fraction of the memory.
+// (taken against nothing) against nothing, into a new instance or a Blank:
+// a plain one, one holding the base's image, one holding another base's,
+// one whose memory is larger than the image (a new instance is used, the
+// Blank is closed); against the base it stores a fraction of the memory.
 func TestDelta(t *testing.T) {
 	e := testEngine(t)
 	base, z, size, zFull, sizeFull := pendingDelta(t)
+	// Another image of the same size, and one larger than the image.
+	other := baseAfter(t, `globalThis.other = Array.from({ length: 300 }, (_, i) => "other " + i)`)
+	big := baseAfter(t, `globalThis.big = new Array(400000).fill(0).map((_, i) => ({ i }))`)
+	if len(other.mem) != len(base.mem) || bytes.Equal(other.mem, base.mem) {
+		t.Fatalf("other base of %d bytes, base of %d: want the same size, other bytes", len(other.mem), len(base.mem))
+	}
+	if len(big.mem) <= len(base.mem)+deltaBlock {
+		t.Fatalf("big base of %d bytes, base of %d: want it larger than the image", len(big.mem), len(base.mem))
+	}
 	if size*2 > sizeFull {
 		t.Errorf("delta against the base is %d bytes, against nothing %d: want less than half", size, sizeFull)
 	}
+	memoryOf := func(vm *VM) []byte {
+		t.Helper()
+		view, ok := vm.mem.Read(0, vm.mem.Size())
+		if !ok {
+			t.Fatal("memory read out of range")
+		}
+		return bytes.Clone(view)
+	}
+	want := func() []byte {
+		r, err := e.RestoreDelta(context.Background(), nil, nil, zFull, sizeFull, Limits{MemoryBytes: 32 << 20})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		return memoryOf(r)
+	}()
 	live := e.LiveVMs()
-	blank, err := e.NewBlank(context.Background())
-	if err != nil {
-		t.Fatal(err)
+	blankOf := func(b *Base) *Blank {
+		t.Helper()
+		bl, err := e.NewBlankOf(context.Background(), b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return bl
 	}
 	for _, tc := range []struct {
 		name  string
@@ -49,7 +94,11 @@ func TestDelta(t *testing.T) {
 	}{
 		{"against the base", nil, base, z, size},
 		{"against nothing", nil, nil, zFull, sizeFull},
-		{"into a blank", blank, base, z, size},
+		{"into a blank", blankOf(nil), base, z, size},
+		{"into a blank of the base", blankOf(base), base, z, size},
+		{"into a blank of another base", blankOf(other), base, z, size},
+		{"against nothing into a blank of a base", blankOf(base), nil, zFull, sizeFull},
+		{"into a blank larger than the image", blankOf(big), base, z, size},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r, err := e.RestoreDelta(context.Background(), tc.blank, tc.base, tc.z, tc.size, Limits{MemoryBytes: 32 << 20})
@@ -57,6 +106,9 @@ func TestDelta(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer r.Close()
+			if got := memoryOf(r); !bytes.Equal(got, want) {
+				t.Errorf("restored memory (%d bytes) differs from the image (%d bytes)", len(got), len(want))
+			}
 			checkPendingResumes(t, r, "restored")
 		})
 	}

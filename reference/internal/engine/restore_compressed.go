@@ -52,8 +52,12 @@ func openStream(z []byte, size int) (*zstd.Decoder, func(), error) {
 
 // A Blank is an instance in which nothing has run: what a restore starts
 // with, made ahead of time so a resume does not wait for it (instantiating
-// clears a 2 MiB memory, most of the cost).
-type Blank struct{ vm *VM }
+// clears a 2 MiB memory, most of the cost). A Blank made by NewBlankOf
+// holds a Base's image already.
+type Blank struct {
+	vm   *VM
+	base *Base // the image its memory holds, or nil
+}
 
 // NewBlank makes a Blank, with the export functions a restore and the
 // first calls after it use made already (each costs a machine stack and
@@ -72,6 +76,29 @@ func (e *Engine) NewBlank(ctx context.Context) (*Blank, error) {
 	}
 	vm.frames[0] = f
 	return &Blank{vm: vm}, nil
+}
+
+// NewBlankOf makes a Blank whose memory holds base's image: a RestoreDelta
+// against base then writes only the delta's blocks, and copying the rest
+// (and the first touch of its pages) happens now, ahead of the resume. A
+// nil base gives NewBlank's Blank.
+func (e *Engine) NewBlankOf(ctx context.Context, base *Base) (*Blank, error) {
+	b, err := e.NewBlank(ctx)
+	if err != nil || base == nil {
+		return b, err
+	}
+	if err := b.vm.growTo(len(base.mem)); err != nil {
+		b.Close()
+		return nil, err
+	}
+	view, ok := b.vm.mem.Read(0, uint32(len(base.mem)))
+	if !ok {
+		b.Close()
+		return nil, &TrapError{Err: errors.New("memory read out of range")}
+	}
+	copy(view, base.mem)
+	b.base = base
+	return b, nil
 }
 
 // restoreExports are the exports adopt calls, and those of a resumed
@@ -127,13 +154,13 @@ func (e *Engine) RestoreCompressed(ctx context.Context, blank *Blank, z []byte, 
 		}
 		return int(memSize), headerPointers(hdr[:]), nil
 	}
-	fill := func(dec io.Reader, view []byte) error {
+	fill := func(dec io.Reader, view []byte, _ bool) error {
 		if _, err := io.ReadFull(dec, view); err != nil {
 			return fmt.Errorf("engine: snapshot memory: %w", err)
 		}
 		return nil
 	}
-	return e.restoreStream(ctx, blank, z, size, limits, header, fill)
+	return e.restoreStream(ctx, blank, nil, z, size, limits, header, fill)
 }
 
 // headerPointers reads the stack, runtime and context pointers of a
@@ -151,18 +178,21 @@ func headerPointers(hdr []byte) imagePointers {
 // image's header and returns its memory size and pointers; then the
 // instance is taken (blank's, or a new one) and grown, fill writes the
 // memory through a view of it, the stream must be at its end, and the image
-// is adopted. The blank is used up, or closed on failure.
-func (e *Engine) restoreStream(ctx context.Context, blank *Blank, z []byte, size int, limits Limits,
-	header func(dec io.Reader) (int, imagePointers, error), fill func(dec io.Reader, view []byte) error) (*VM, error) {
-	vm, err := e.restoreStreamInto(ctx, blank, z, size, limits, header, fill)
-	if err != nil && blank != nil {
+// is adopted. fill's based says that the view's first len(base.mem) bytes
+// hold base's image already (a Blank of NewBlankOf(base)) and the rest is
+// zero. A blank whose memory is larger than the image is not used. The
+// blank is used up, or closed.
+func (e *Engine) restoreStream(ctx context.Context, blank *Blank, base *Base, z []byte, size int, limits Limits,
+	header func(dec io.Reader) (int, imagePointers, error), fill func(dec io.Reader, view []byte, based bool) error) (*VM, error) {
+	vm, err := e.restoreStreamInto(ctx, blank, base, z, size, limits, header, fill)
+	if blank != nil {
 		blank.Close() // a no-op once the restore took its instance
 	}
 	return vm, err
 }
 
-func (e *Engine) restoreStreamInto(ctx context.Context, blank *Blank, z []byte, size int, limits Limits,
-	header func(dec io.Reader) (int, imagePointers, error), fill func(dec io.Reader, view []byte) error) (*VM, error) {
+func (e *Engine) restoreStreamInto(ctx context.Context, blank *Blank, base *Base, z []byte, size int, limits Limits,
+	header func(dec io.Reader) (int, imagePointers, error), fill func(dec io.Reader, view []byte, based bool) error) (*VM, error) {
 	if blank != nil && (blank.vm == nil || blank.vm.engine != e) {
 		return nil, errors.New("engine: blank instance used already or of another engine")
 	}
@@ -179,8 +209,10 @@ func (e *Engine) restoreStreamInto(ctx context.Context, blank *Blank, z []byte, 
 		return nil, err
 	}
 	var vm *VM
-	if blank != nil {
+	based := false
+	if blank != nil && int(blank.vm.mem.Size()) <= memSize {
 		vm, blank.vm = blank.vm, nil
+		based = base != nil && blank.base == base
 	} else if vm, err = e.instantiate(ctx); err != nil {
 		return nil, err
 	}
@@ -193,7 +225,7 @@ func (e *Engine) restoreStreamInto(ctx context.Context, blank *Blank, z []byte, 
 		vm.Close()
 		return nil, &TrapError{Err: errors.New("memory read out of range during restore")}
 	}
-	if err := fill(dec, view); err != nil {
+	if err := fill(dec, view, based); err != nil {
 		vm.Close()
 		return nil, err
 	}
