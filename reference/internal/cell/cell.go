@@ -200,19 +200,21 @@ func (rn *Runner) exec(ctx context.Context, host Host, scope Scope, toolCallID s
 		bridge: newBridge(host, s.MaxPendingToolCalls, toolCallID, in.RestartSafe), restartSafe: in.RestartSafe}
 	r.output.skip = rb.SkipOutput
 	return rn.supervise(ctx, r, deadline, true, func(l *leg) Result {
-		pv, err := rn.pool.get(cat)
+		pv, err := rn.pool.get(cat, guestConfig)
 		if err != nil {
 			return l.fail(failRuntime, CodeRuntimeUnavailable, MsgRuntimeUnavailable+err.Error())
 		}
-		if pv.hot && !fitsLimit(pv.vm, s.MemoryLimitBytes) {
-			// ALL_TOOLS alone passes this run's memory limit: installing
-			// it in the cell fails as it always did.
+		if pv.hot && pv.allocated > s.MemoryLimitBytes {
+			// ALL_TOOLS (and the configuration) alone pass this run's
+			// memory limit: installing them in the cell fails as it
+			// always did.
 			pv.vm.Close()
-			if pv, err = rn.pool.get(catalog.GuestCatalog{}); err != nil {
+			if pv, err = rn.pool.get(catalog.GuestCatalog{}, nil); err != nil {
 				return l.fail(failRuntime, CodeRuntimeUnavailable, MsgRuntimeUnavailable+err.Error())
 			}
 		}
 		l.setVM(pv.vm)
+		l.config = guestConfig
 		r.ctl = pv.ctl
 		if err := pv.vm.SetMemoryLimit(uint32(s.MemoryLimitBytes)); err != nil {
 			return l.engineFailure(err)
@@ -224,8 +226,10 @@ func (rn *Runner) exec(ctx context.Context, host Host, scope Scope, toolCallID s
 				return l.engineFailure(err)
 			}
 		}
-		if _, err := pv.vm.CallMethod(r.ctl, guest.Configure, string(guestConfig)); err != nil {
-			return l.engineFailure(err)
+		if !pv.configured {
+			if _, err := pv.vm.CallMethod(r.ctl, guest.Configure, string(guestConfig)); err != nil {
+				return l.engineFailure(err)
+			}
 		}
 		pv.vm.SetDeadline(deadline)
 		if _, err := pv.vm.EvalCallMethod(script, guest.UserFile, r.ctl, guest.Start); err != nil {
@@ -350,6 +354,9 @@ type leg struct {
 	// redeliver lets a wait leg of a restart-safe run deliver the results
 	// that made it ready; such runs never deliver inline otherwise.
 	redeliver bool
+	// config is the guest configuration an exec leg ran with: the pool
+	// makes the next hot VMs with it.
+	config []byte
 	// saving is set while the leg snapshots and stores its run: the guest
 	// no longer runs, so the watchdog waits (maxSavingGraces).
 	saving atomic.Bool
@@ -424,7 +431,9 @@ func (rn *Runner) supervise(ctx context.Context, r *run, deadline time.Time, fre
 			// The leg took a pooled VM: replace it now that the cell has
 			// its answer, not while it ran (BENCHMARKS.md, P1).
 			rn.pool.refill()
-			rn.pool.warm(r.host.Catalog().Guest())
+			if l.config != nil {
+				rn.pool.warm(r.host.Catalog().Guest(), l.config)
+			}
 		} else if rn.pool != nil {
 			// A resume: make the instance of the next one ahead.
 			rn.pool.refillBlanks()
@@ -467,16 +476,9 @@ func (l *leg) drive() Result {
 		if err := vm.DrainJobs(); err != nil {
 			return l.engineFailure(err)
 		}
-		if res, bad := l.collectOutput(); bad {
+		st, res, bad := l.poll()
+		if bad {
 			return res
-		}
-		stateJSON, err := vm.CallMethod(r.ctl, guest.StateFn)
-		if err != nil {
-			return l.engineFailure(err)
-		}
-		var st guest.State
-		if err := json.Unmarshal([]byte(stateJSON), &st); err != nil {
-			return l.fail(failGuest, CodeInternal, "invalid code mode guest state")
 		}
 		ready, pending := r.bridge.state()
 		r.draining = st.Done
@@ -576,22 +578,35 @@ func (l *leg) undelivered() []json.RawMessage { return l.run.output.take() }
 // outputBytes is the byte length of the cumulative output array as compact JSON.
 func (l *leg) outputBytes() int { return l.run.output.bytes() }
 
-// collectOutput moves new guest output to the run and enforces
-// maxOutputBytes over the cumulative output (CM-7.18).
-func (l *leg) collectOutput() (Result, bool) {
-	raw, err := l.vm.CallMethod(l.run.ctl, guest.TakeOutput)
+// poll moves new guest output to the run, enforces maxOutputBytes on it,
+// and returns the guest's state: from the same guest call when the
+// controller could give it, else from a call of its own, made once the
+// output is safe in the run.
+func (l *leg) poll() (guest.State, Result, bool) {
+	raw, err := l.vm.CallMethod(l.run.ctl, guest.Poll)
 	if err != nil {
-		return l.engineFailure(err), true
+		return guest.State{}, l.engineFailure(err), true
 	}
-	var out guest.Output
-	if err := json.Unmarshal([]byte(raw), &out); err != nil {
-		return l.fail(failGuest, CodeInternal, "invalid code mode guest output"), true
+	var p guest.PollResult
+	if err := json.Unmarshal([]byte(raw), &p); err != nil {
+		return guest.State{}, l.fail(failGuest, CodeInternal, "invalid code mode guest output"), true
 	}
-	l.run.output.add(out.Items)
-	if out.Overflow || l.outputBytes() > l.run.host.Settings().MaxOutputBytes {
-		return l.fail(failGuest, CodeOutputLimit, MsgOutputLimit), true
+	l.run.output.add(p.Items)
+	if p.Overflow || l.outputBytes() > l.run.host.Settings().MaxOutputBytes {
+		return guest.State{}, l.fail(failGuest, CodeOutputLimit, MsgOutputLimit), true
 	}
-	return Result{}, false
+	if p.State != nil {
+		return *p.State, Result{}, false
+	}
+	stateJSON, err := l.vm.CallMethod(l.run.ctl, guest.StateFn)
+	if err != nil {
+		return guest.State{}, l.engineFailure(err), true
+	}
+	var st guest.State
+	if err := json.Unmarshal([]byte(stateJSON), &st); err != nil {
+		return guest.State{}, l.fail(failGuest, CodeInternal, "invalid code mode guest state"), true
+	}
+	return st, Result{}, false
 }
 
 // Failure kinds, which decide failurePhase (CM-7.6) together with whether a

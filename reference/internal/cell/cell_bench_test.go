@@ -141,11 +141,13 @@ var execCases = []struct {
 // starts a refill that runs beside it. "isolated": the pool's refill is
 // switched off and, timer stopped, one fresh pooled VM is handed to the
 // pool before each exec, so nothing runs beside the exec (what starting the
-// refill after the leg would give). "sustained": back to back, so refills
+// refill after the leg would give). "isolated-hot": the same with a hot VM,
+// the catalog installed and the configuration run ahead (the VM every exec
+// of a turn but the first takes). "sustained": back to back, so refills
 // compete with the execs.
 func BenchmarkExec(b *testing.B) {
 	for _, tc := range execCases {
-		for _, mode := range []string{"warm", "isolated", "sustained"} {
+		for _, mode := range []string{"warm", "isolated", "isolated-hot", "sustained"} {
 			if mode == "sustained" && tc.name != "trivial" {
 				continue
 			}
@@ -154,11 +156,17 @@ func BenchmarkExec(b *testing.B) {
 				host := newBenchHost(b)
 				args := execArgs(tc.code, tc.lang)
 				ctx := context.Background()
-				if mode == "isolated" {
+				if mode == "isolated" || mode == "isolated-hot" {
 					// No refill at all: each iteration puts exactly one
 					// fresh VM in the empty pool, with the timer stopped.
 					waitPoolFull(rn)
 					rn.pool.close()
+				}
+				cat := host.Catalog().Guest()
+				if mode == "isolated-hot" {
+					rn.pool.mu.Lock()
+					rn.pool.hotCatalog, rn.pool.hotConfig, rn.pool.configAhead = cat, host.gc, true
+					rn.pool.mu.Unlock()
 				}
 				b.ReportAllocs()
 				b.ResetTimer()
@@ -177,6 +185,16 @@ func BenchmarkExec(b *testing.B) {
 							b.Fatal(err)
 						}
 						rn.pool.ready <- pv
+						m.Start()
+					case "isolated-hot":
+						m.Stop()
+						pv, err := rn.pool.hotVM(cat, host.gc, true)
+						if err != nil {
+							b.Fatal(err)
+						}
+						rn.pool.mu.Lock()
+						rn.pool.hot = append(rn.pool.hot, pv)
+						rn.pool.mu.Unlock()
 						m.Start()
 					}
 					res := rn.Exec(ctx, host, benchScope, "call_"+strconv.Itoa(i), args)

@@ -1,6 +1,7 @@
 package cell
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	mrand "math/rand/v2"
@@ -16,27 +17,31 @@ import (
 // millisecond to make; taking a ready one costs nothing.
 const poolSize = 2
 
-// hotMinBytes is the size of catalog JSON from which a catalog gets VMs of
-// its own (hot VMs, with ALL_TOOLS installed ahead of the cell). Below it,
-// installing ALL_TOOLS in the cell costs a fraction of a millisecond
-// (about 50 tools; 100 tools took 2 ms, BENCHMARKS.md).
-const hotMinBytes = 16 << 10
-
 // pool keeps fresh VMs with the controller loaded, so a cell starts at once.
 // A VM leaves the pool once and is never returned: runs never share a VM.
 //
-// It also keeps up to poolSize hot VMs for the large catalog used last:
-// parsing and freezing ALL_TOOLS of 10,000 tools costs a cell hundreds of
-// milliseconds, and a turn runs many cells over one catalog. A hot VM is a
-// fresh VM whose controller ran catalog() with that catalog's JSON, which
-// is the first thing a cell does with a fresh VM anyway; it is matched by
-// the JSON's sha256, so it only ever serves a run whose ALL_TOOLS is the
-// same text.
+// It also keeps up to poolSize hot VMs for the catalog and configuration
+// used last: a hot VM is a fresh VM whose controller ran catalog() with
+// that catalog's JSON and configure() with that configuration, which is
+// the first thing a cell does with a fresh VM anyway. Parsing and freezing
+// ALL_TOOLS of 10,000 tools costs a cell hundreds of milliseconds, and even
+// a catalog of one tool and an empty configuration cost a trivial cell
+// about a fifth of its time; a turn runs many cells over one catalog and
+// one configuration. A hot VM is matched by the catalog JSON's sha256 and
+// the configuration's bytes, so it only ever serves a run whose ALL_TOOLS
+// and other globals are made from the same text. When the configuration
+// of one catalog changes from cell to cell (a namespace scope made anew per
+// run), the hot VMs of that catalog keep the catalog only and the cell
+// configures its VM itself.
 type pooled struct {
 	vm  *engine.VM
 	ctl engine.Handle
-	// hot is set when the controller has a catalog installed already.
-	hot bool
+	// hot is set when the controller has a catalog installed already,
+	// configured when it ran configure too.
+	hot, configured bool
+	// allocated is a hot VM's heap once its catalog (and configuration)
+	// are installed, in bytes.
+	allocated int
 }
 
 type pool struct {
@@ -47,15 +52,20 @@ type pool struct {
 	filling    bool // a refill goroutine is at work
 	closed     bool
 	hotCatalog catalog.GuestCatalog // the catalog of the hot VMs
-	hot        []pooled
-	hotFilling bool // a hot refill goroutine is at work
+	// hotConfig is the configuration the hot VMs ran, when configAhead.
+	hotConfig   []byte
+	configAhead bool
+	hotGen      int // changes whenever the hot VMs' catalog or configuration does
+	hot         []pooled
+	hotFilling  bool // a hot refill goroutine is at work
 
 	// base is the image suspended runs are stored against: a fresh
 	// VM's, taken once, never changed (engine.Base).
 	baseOnce sync.Once
 	base     *engine.Base
 
-	// blanks are instances made ahead for the next resumes (engine.Blank).
+	// blanks are instances made ahead for the next resumes, holding the
+	// base image already (engine.NewBlankOf).
 	blanks       []*engine.Blank
 	blankFilling bool
 }
@@ -87,8 +97,8 @@ func (p *pool) fresh() (pooled, error) {
 	}
 	// Make the export functions every cell calls now, in the background:
 	// each costs a machine stack and tens of microseconds on first use.
-	// state and takeOutput only read, and there is no job to drain.
-	for _, method := range []string{guest.StateFn, guest.TakeOutput} {
+	// state and poll only read, and there is no job to drain.
+	for _, method := range []string{guest.StateFn, guest.Poll} {
 		if _, err := vm.CallMethod(ctl, method); err != nil {
 			vm.Close()
 			return pooled{}, err
@@ -101,13 +111,13 @@ func (p *pool) fresh() (pooled, error) {
 	return pooled{vm: vm, ctl: ctl}, nil
 }
 
-// get takes a hot VM of cat, or a ready VM, or makes one. It does not start
-// the replacement: on a small machine building a VM alongside the cell that
-// just took one doubles the cell's latency (BENCHMARKS.md, P1), so the
-// runner refills the pool once the cell's leg has ended.
-func (p *pool) get(cat catalog.GuestCatalog) (pooled, error) {
+// get takes a hot VM of cat and cfg, or a ready VM, or makes one. It does
+// not start the replacement: on a small machine building a VM alongside the
+// cell that just took one doubles the cell's latency (BENCHMARKS.md, P1),
+// so the runner refills the pool once the cell's leg has ended.
+func (p *pool) get(cat catalog.GuestCatalog, cfg []byte) (pooled, error) {
 	p.mu.Lock()
-	if n := len(p.hot); n > 0 && p.hotCatalog.Key == cat.Key {
+	if n := len(p.hot); n > 0 && p.hotCatalog.Key == cat.Key && (!p.configAhead || bytes.Equal(p.hotConfig, cfg)) {
 		pv := p.hot[n-1]
 		p.hot = p.hot[:n-1]
 		p.mu.Unlock()
@@ -164,26 +174,32 @@ func (p *pool) refill() {
 	}()
 }
 
-// warm keeps hot VMs for cat when it is large: it replaces the hot VMs of
-// another catalog and fills up to poolSize in the background, one VM after
-// the other, unless a filler is already at work.
-func (p *pool) warm(cat catalog.GuestCatalog) {
-	if len(cat.JSON) < hotMinBytes {
-		return
-	}
+// warm keeps hot VMs for cat and cfg: it replaces the hot VMs of another
+// catalog, drops configured ones when cfg differs from theirs (the hot VMs
+// of cat then keep the catalog only), and fills up to poolSize in the
+// background, one VM after the other, unless a filler is already at work.
+func (p *pool) warm(cat catalog.GuestCatalog, cfg []byte) {
 	p.mu.Lock()
 	if p.closed {
 		p.mu.Unlock()
 		return
 	}
 	var stale []pooled
-	if p.hotCatalog.Key != cat.Key {
+	switch {
+	case p.hotCatalog.Key != cat.Key:
 		stale, p.hot, p.hotCatalog = p.hot, nil, cat
+		p.hotConfig, p.configAhead = bytes.Clone(cfg), true
+		p.hotGen++
+	case p.configAhead && !bytes.Equal(p.hotConfig, cfg):
+		stale, p.hot = p.hot, nil
+		p.hotConfig, p.configAhead = nil, false
+		p.hotGen++
 	}
 	start := !p.hotFilling && len(p.hot) < poolSize
 	if start {
 		p.hotFilling = true
 	}
+	gen, configAhead := p.hotGen, p.configAhead
 	p.mu.Unlock()
 	for _, pv := range stale {
 		pv.vm.Close()
@@ -194,40 +210,54 @@ func (p *pool) warm(cat catalog.GuestCatalog) {
 	go func() {
 		for {
 			p.mu.Lock()
-			if p.closed || p.hotCatalog.Key != cat.Key || len(p.hot) >= poolSize {
+			if p.closed || p.hotGen != gen || len(p.hot) >= poolSize {
 				p.hotFilling = false
 				p.mu.Unlock()
 				return
 			}
 			p.mu.Unlock()
-			pv, err := p.fresh()
-			if err == nil {
-				if _, err = pv.vm.CallMethod(pv.ctl, guest.Catalog, string(cat.JSON)); err != nil {
-					pv.vm.Close()
-				}
-			}
+			pv, err := p.hotVM(cat, cfg, configAhead)
 			p.mu.Lock()
 			if err != nil {
 				p.hotFilling = false
 				p.mu.Unlock()
 				return
 			}
-			if p.closed || p.hotCatalog.Key != cat.Key {
+			if p.closed || p.hotGen != gen {
 				p.mu.Unlock()
 				pv.vm.Close()
 				continue // the loop head sees it and stops
 			}
-			pv.hot = true
 			p.hot = append(p.hot, pv)
 			p.mu.Unlock()
 		}
 	}()
 }
 
-// fitsLimit reports whether vm's heap is within limit bytes.
-func fitsLimit(vm *engine.VM, limit int) bool {
-	n, err := vm.AllocatedBytes()
-	return err == nil && n <= limit
+// hotVM makes a fresh VM with cat installed and, when configure is set,
+// cfg configured.
+func (p *pool) hotVM(cat catalog.GuestCatalog, cfg []byte, configure bool) (pooled, error) {
+	pv, err := p.fresh()
+	if err != nil {
+		return pooled{}, err
+	}
+	if _, err := pv.vm.CallMethod(pv.ctl, guest.Catalog, string(cat.JSON)); err != nil {
+		pv.vm.Close()
+		return pooled{}, err
+	}
+	pv.hot = true
+	if configure {
+		if _, err := pv.vm.CallMethod(pv.ctl, guest.Configure, string(cfg)); err != nil {
+			pv.vm.Close()
+			return pooled{}, err
+		}
+		pv.configured = true
+	}
+	if pv.allocated, err = pv.vm.AllocatedBytes(); err != nil {
+		pv.vm.Close()
+		return pooled{}, err
+	}
+	return pv, nil
 }
 
 // baseImage returns the pool's Base, made on first use from a fresh VM; nil
@@ -272,7 +302,7 @@ func (p *pool) refillBlanks() {
 	p.mu.Unlock()
 	go func() {
 		for {
-			b, err := p.eng.NewBlank(context.Background())
+			b, err := p.eng.NewBlankOf(context.Background(), p.baseImage())
 			p.mu.Lock()
 			if err != nil || p.closed {
 				p.blankFilling = false

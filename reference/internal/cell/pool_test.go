@@ -12,6 +12,7 @@ import (
 	"github.com/codemodekit/kit/reference/internal/catalog"
 	"github.com/codemodekit/kit/reference/internal/config"
 	"github.com/codemodekit/kit/reference/internal/engine"
+	"github.com/codemodekit/kit/reference/internal/guest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -54,7 +55,7 @@ func TestPool(t *testing.T) {
 	}
 	var taken []pooled
 	for i := 0; i < poolSize+1; i++ { // the last one is made inline
-		pv, err := p.get(catalog.GuestCatalog{})
+		pv, err := p.get(catalog.GuestCatalog{}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -92,7 +93,7 @@ func TestPool_refillHammer(t *testing.T) {
 			defer func() { done <- struct{}{} }()
 			for i := 0; i < 5; i++ {
 				p.refill()
-				pv, err := p.get(catalog.GuestCatalog{})
+				pv, err := p.get(catalog.GuestCatalog{}, nil)
 				if err != nil {
 					t.Error(err)
 					return
@@ -110,8 +111,8 @@ func TestPool_refillHammer(t *testing.T) {
 	}
 }
 
-// bigCatalog is a catalog whose guest JSON passes hotMinBytes; tag makes
-// catalogs of the same size differ.
+// bigCatalog is a catalog of n tools (1500 make about 300 KB of guest
+// JSON); tag makes catalogs of the same size differ.
 func bigCatalog(t *testing.T, tag string, n int) catalog.GuestCatalog {
 	t.Helper()
 	tools := make([]catalog.Tool, n)
@@ -120,11 +121,25 @@ func bigCatalog(t *testing.T, tag string, n int) catalog.GuestCatalog {
 			Description: strings.Repeat("A tool of the hot-pool test. ", 4),
 			Parameters:  json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"}}}`)}
 	}
-	g := catalog.Build(tools).Guest()
-	if len(g.JSON) < hotMinBytes {
-		t.Fatalf("catalog JSON of %d bytes is below hotMinBytes", len(g.JSON))
+	return catalog.Build(tools).Guest()
+}
+
+// guestConfig is a guest configuration with one namespace: a global
+// cfg_<tag> whose value is tag.
+func guestConfig(t *testing.T, tag string) []byte {
+	t.Helper()
+	raw, err := json.Marshal(guest.Config{MaxOutputBytes: 1000, APIFiles: []guest.APIFile{},
+		Namespaces: []guest.Namespace{{ID: "cfg", GlobalName: "cfg_" + tag, Root: guest.Node{Kind: "value", Value: tag}}}})
+	if err != nil {
+		t.Fatal(err)
 	}
-	return g
+	return raw
+}
+
+// hasConfig checks whether vm ran configure with guestConfig(tag).
+func hasConfig(vm *engine.VM, tag string) error {
+	return vm.Eval(fmt.Sprintf(`if (typeof API !== "object") throw new Error("not configured");
+if (globalThis[%q] !== %q) throw new Error("configured otherwise")`, "cfg_"+tag, tag), "check.js")
 }
 
 // hotCount waits (bounded) until no hot refill is at work and returns how
@@ -146,9 +161,11 @@ func hasCatalog(vm *engine.VM, g catalog.GuestCatalog) error {
 		len(entries), entries[0].ID), "check.js")
 }
 
-// TestPool_hot: warm fills poolSize hot VMs for a large catalog, only a get
-// for that catalog takes them, a small catalog gets none, warming another
-// catalog replaces them, and close closes them.
+// TestPool_hot: warm fills poolSize hot VMs for a catalog and a
+// configuration, of any size; only a get for both takes them; warming
+// another catalog replaces them; a configuration that changes for the same
+// catalog leaves hot VMs with the catalog only, which serve any
+// configuration; close closes them.
 func TestPool_hot(t *testing.T) {
 	eng, err := engine.Shared(context.Background(), engine.Options{})
 	if err != nil {
@@ -166,41 +183,73 @@ func TestPool_hot(t *testing.T) {
 	})
 	a, b := bigCatalog(t, "a", 1500), bigCatalog(t, "b", 1500)
 	small := catalog.Build([]catalog.Tool{{Name: "echo", Kind: catalog.Core, Parameters: json.RawMessage(`{"type":"object"}`)}}).Guest()
+	cfg1, cfg2 := guestConfig(t, "one"), guestConfig(t, "two")
 	p := newPool(eng)
 	readyCount(t, p)
 
-	p.warm(small)
-	if got := hotCount(t, p); got != 0 {
-		t.Errorf("after warm(small): %d hot VMs, want 0", got)
+	take := func(cat catalog.GuestCatalog, cfg []byte) pooled {
+		t.Helper()
+		pv, err := p.get(cat, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return pv
 	}
-	p.warm(a)
+	p.warm(small, cfg1)
 	if got := hotCount(t, p); got != poolSize {
-		t.Fatalf("after warm(a): %d hot VMs, want %d", got, poolSize)
+		t.Fatalf("after warm(small, 1): %d hot VMs, want %d", got, poolSize)
 	}
-	pv, err := p.get(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if pv.hot {
-		t.Error("get(b) took a hot VM of a")
+	pv := take(small, cfg1)
+	if !pv.hot || !pv.configured {
+		t.Errorf("get(small, 1): hot %v, configured %v; want both", pv.hot, pv.configured)
+	} else if err := hasConfig(pv.vm, "one"); err != nil {
+		t.Errorf("hot VM of (small, 1): %v", err)
 	}
 	pv.vm.Close()
-	pv, err = p.get(a)
-	if err != nil {
-		t.Fatal(err)
+	if pv = take(small, cfg2); pv.hot {
+		t.Error("get(small, 2) took a VM configured with 1")
 	}
-	if !pv.hot {
-		t.Error("get(a) did not take a hot VM")
+	pv.vm.Close()
+
+	p.warm(a, cfg1)
+	if got := hotCount(t, p); got != poolSize {
+		t.Fatalf("after warm(a, 1): %d hot VMs, want %d", got, poolSize)
+	}
+	if pv = take(b, cfg1); pv.hot {
+		t.Error("get(b, 1) took a hot VM of a")
+	}
+	pv.vm.Close()
+	pv = take(a, cfg1)
+	if !pv.hot || !pv.configured {
+		t.Errorf("get(a, 1): hot %v, configured %v; want both", pv.hot, pv.configured)
 	} else if err := hasCatalog(pv.vm, a); err != nil {
 		t.Errorf("hot VM of a: %v", err)
 	}
 	pv.vm.Close()
-	p.warm(b)
+
+	// The configuration of a changes: its hot VMs keep the catalog only.
+	p.warm(a, cfg2)
 	if got := hotCount(t, p); got != poolSize {
-		t.Fatalf("after warm(b): %d hot VMs, want %d", got, poolSize)
+		t.Fatalf("after warm(a, 2): %d hot VMs, want %d", got, poolSize)
 	}
-	if pv, err = p.get(a); err != nil || pv.hot {
-		t.Errorf("get(a) after warm(b): hot %v, err %v; want a plain VM", pv.hot, err)
+	for _, cfg := range [][]byte{cfg1, cfg2} {
+		pv = take(a, cfg)
+		if !pv.hot || pv.configured {
+			t.Errorf("get(a, %s) after two configurations: hot %v, configured %v; want the catalog only", cfg, pv.hot, pv.configured)
+		} else if err := hasCatalog(pv.vm, a); err != nil {
+			t.Errorf("hot VM of a: %v", err)
+		} else if err := hasConfig(pv.vm, "one"); err == nil {
+			t.Error("a VM with the catalog only was configured")
+		}
+		pv.vm.Close()
+	}
+
+	p.warm(b, cfg1)
+	if got := hotCount(t, p); got != poolSize {
+		t.Fatalf("after warm(b, 1): %d hot VMs, want %d", got, poolSize)
+	}
+	if pv = take(a, cfg1); pv.hot {
+		t.Errorf("get(a) after warm(b): hot %v; want a plain VM", pv.hot)
 	}
 	pv.vm.Close()
 	p.close()
@@ -210,14 +259,16 @@ func TestPool_hot(t *testing.T) {
 	}
 }
 
-// TestPool_hotHammer: concurrent warms of two catalogs and gets never hand
-// out a hot VM of the wrong catalog and never keep more than poolSize.
+// TestPool_hotHammer: concurrent warms of two catalogs and two
+// configurations and gets never hand out a hot VM of the wrong catalog or
+// configuration and never keep more than poolSize.
 func TestPool_hotHammer(t *testing.T) {
 	eng, err := engine.Shared(context.Background(), engine.Options{})
 	if err != nil {
 		t.Fatalf("engine unavailable (run `npm ci` in reference/): %v", err)
 	}
 	cats := []catalog.GuestCatalog{bigCatalog(t, "a", 1500), bigCatalog(t, "b", 1500)}
+	cfgs := [][]byte{guestConfig(t, "one"), guestConfig(t, "two")}
 	p := newPool(eng)
 	defer p.close()
 	var wg sync.WaitGroup
@@ -226,9 +277,9 @@ func TestPool_hotHammer(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := 0; i < 6; i++ {
-				c := cats[(g+i)%2]
-				p.warm(c)
-				pv, err := p.get(c)
+				c, cfg := cats[(g+i)%2], (g+i/2)%2
+				p.warm(c, cfgs[cfg])
+				pv, err := p.get(c, cfgs[cfg])
 				if err != nil {
 					t.Error(err)
 					return
@@ -236,6 +287,11 @@ func TestPool_hotHammer(t *testing.T) {
 				if pv.hot {
 					if err := hasCatalog(pv.vm, c); err != nil {
 						t.Errorf("hot VM handed out for the wrong catalog: %v", err)
+					}
+					if pv.configured {
+						if err := hasConfig(pv.vm, []string{"one", "two"}[cfg]); err != nil {
+							t.Errorf("hot VM handed out for the wrong configuration: %v", err)
+						}
 					}
 				}
 				pv.vm.Close()
@@ -265,9 +321,6 @@ func TestExec_hotCatalog(t *testing.T) {
 	}
 	h := newFakeHost(config.Defaults())
 	h.cat = catalog.Build(tools)
-	if n := len(h.cat.Guest().JSON); n < hotMinBytes {
-		t.Fatalf("catalog JSON of %d bytes is below hotMinBytes", n)
-	}
 	const code = `return [ALL_TOOLS.length, ALL_TOOLS[7].id, Object.isFrozen(ALL_TOOLS), Object.isFrozen(ALL_TOOLS[3]),
 		typeof tools.hot_tool_42, Object.isFrozen(tools), Object.getOwnPropertyDescriptor(globalThis, "ALL_TOOLS").writable,
 		Object.getOwnPropertyNames(globalThis).filter((n) => ["ALL_TOOLS", "tools", "MCP", "namespaces", "API"].includes(n)).join()]`

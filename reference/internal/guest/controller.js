@@ -13,7 +13,9 @@
 //   start(fn)            run the model's async function
 //   settle(id, ok, s)    settle a bridge request (s: JSON value, or error message)
 //   state()              JSON {done, ok, value?, error?}
-//   takeOutput()         JSON {items, overflow}: output produced since the last take
+//   poll()               JSON {items, overflow, state}: output produced since
+//                        the last poll, and state() when computing it runs
+//                        no model code (else null: the host calls state())
 // Guest -> host: __openclawHostRequest(method, argsJson, id) and
 // __openclawRandom(), captured here and deleted from globalThis.
 (() => {
@@ -390,12 +392,22 @@
     return stringify({ done: true, ok: false, error: describeError(error) });
   }
 
-  function takeOutput() {
+  // poll takes the output produced since the last poll and, in the same
+  // call, the state, when the state runs no model code: the function has
+  // not settled, or it returned a primitive that JSON.stringify turns into
+  // text without a toJSON lookup. Otherwise (an object, a BigInt, an
+  // error) the host asks for the state after it holds the output, so that
+  // model code run by the state (a toJSON, a getter) and stopped by the
+  // deadline never takes the output with it.
+  function poll() {
     const items = [];
     for (let i = taken; i < outputs.length; i++) items[items.length] = outputs[i];
     taken = outputs.length;
-    return stringify({ items, overflow: outputOverflow });
+    let st = "null";
+    const t = typeof value;
+    if (!done || (ok && (value === undefined || value === null || t === "number" || t === "string" || t === "boolean"))) st = state();
+    return '{"items":' + stringify(items) + ',"overflow":' + (outputOverflow ? "true" : "false") + ',"state":' + st + "}";
   }
 
-  return freeze({ catalog, configure, start, settle, state, takeOutput });
+  return freeze({ catalog, configure, start, settle, state, poll });
 })();

@@ -30,12 +30,12 @@ const (
 // Methods of the controller object (the controller script's completion
 // value, held only by the host).
 const (
-	Catalog    = "catalog"
-	Configure  = "configure"
-	Start      = "start"
-	Settle     = "settle"
-	StateFn    = "state"
-	TakeOutput = "takeOutput"
+	Catalog   = "catalog"
+	Configure = "configure"
+	Start     = "start"
+	Settle    = "settle"
+	StateFn   = "state"
+	Poll      = "poll"
 )
 
 // Bridge methods the guest may request.
@@ -131,8 +131,11 @@ type ErrorDescriptor struct {
 	IsError bool   `json:"isError"`
 }
 
-// Output is what TakeOutput returns: new items as JSON texts.
-type Output struct {
+// A PollResult is what the controller's poll returns: new output items as JSON
+// texts, and the state unless computing it would run model code (nil:
+// call StateFn).
+type PollResult struct {
 	Items    []string `json:"items"`
 	Overflow bool     `json:"overflow"`
+	State    *State   `json:"state"`
 }
