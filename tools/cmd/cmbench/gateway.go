@@ -75,7 +75,7 @@ func gatewayRows(o options, root string, log io.Writer) ([]row, *gatewayRun, err
 	if out, err := build.CombinedOutput(); err != nil {
 		return nil, nil, fmt.Errorf("building the reference gateway: %v\n%s", err, out)
 	}
-	install, err := openclawInstall(root, log)
+	install, err := openclaw.Install(root, openclawVersion, log)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -138,29 +138,6 @@ func summaryOf(samples []gatewaySample, get func(gatewaySample) float64) *summar
 	}
 	s := summarize(v)
 	return &s
-}
-
-// openclawInstall returns the install directory of openclawVersion, as
-// scripts/openclaw-install.sh makes it (npm registry only), installing it
-// first when the cache has no complete install.
-func openclawInstall(root string, log io.Writer) (string, error) {
-	dir := os.Getenv("CODEMODEKIT_OPENCLAW_CACHE")
-	if dir == "" {
-		cache, err := os.UserCacheDir()
-		if err != nil {
-			return "", err
-		}
-		dir = filepath.Join(cache, "codemodekit", "openclaw", openclawVersion)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "ok")); err == nil {
-		return dir, nil
-	}
-	cmd := exec.Command(filepath.Join(root, "scripts", "openclaw-install.sh"), openclawVersion, dir)
-	cmd.Stdout, cmd.Stderr = log, log
-	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("installing openclaw %s: %w", openclawVersion, err)
-	}
-	return dir, nil
 }
 
 // childGateway runs the gateway comparison (inside the loopback-only

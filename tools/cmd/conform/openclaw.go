@@ -25,27 +25,18 @@ const defaultOpenClawVersion = "2026.8.1-beta.1"
 const netnsEnv = "CODEMODEKIT_OPENCLAW_NETNS"
 
 // openclawInstall returns the install directory of version, installing
-// it first (scripts/openclaw-install.sh, npm registry only) when it is
-// missing. $CODEMODEKIT_OPENCLAW_CACHE overrides the directory.
+// it first (openclaw.Install) when it is missing, except inside the
+// network namespace, which has no registry.
 func openclawInstall(root, version string, log io.Writer) (string, error) {
-	dir := os.Getenv("CODEMODEKIT_OPENCLAW_CACHE")
-	if dir == "" {
-		cache, err := os.UserCacheDir()
-		if err != nil {
-			return "", err
-		}
-		dir = filepath.Join(cache, "codemodekit", "openclaw", version)
+	if os.Getenv(netnsEnv) == "" {
+		return openclaw.Install(root, version, log)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "ok")); err == nil {
-		return dir, nil
+	dir, err := openclaw.InstallDir(version)
+	if err != nil {
+		return "", err
 	}
-	if os.Getenv(netnsEnv) != "" {
+	if !openclaw.Installed(dir) {
 		return "", fmt.Errorf("openclaw %s is not installed in %s, and the network namespace has no registry: run scripts/openclaw-install.sh %s", version, dir, version)
-	}
-	cmd := exec.Command(filepath.Join(root, "scripts", "openclaw-install.sh"), version, dir)
-	cmd.Stdout, cmd.Stderr = log, log
-	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("installing openclaw %s: %w", version, err)
 	}
 	return dir, nil
 }
