@@ -90,6 +90,8 @@ bench: deps
 # Slow (a gateway start is 10 s to a minute, a scenario several seconds)
 # and not part of make test. OPENCLAW_FLAGS narrows it, for example
 # OPENCLAW_FLAGS='--profile core --path 04-model-visible-tools.feature'.
+# OPENCLAW_VERSION picks a pinned release: 2026.8.1-beta.1 (Era B) or
+# 2026.9.6 (Era C); each has its baseline in conformance/baselines/.
 OPENCLAW_VERSION ?= 2026.8.1-beta.1
 OPENCLAW_FLAGS ?=
 .PHONY: conformance-openclaw
