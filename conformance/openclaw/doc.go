@@ -28,6 +28,10 @@
 // scenarios with the same servers share a gateway. What a scenario
 // configures for a server is passed on unchanged.
 //
+// The release of the install is read from its openclaw package: what the
+// target does differently per release (from 2026.9.6, Era C, the QuickJS
+// executor selected in the generated configuration) is in release.go.
+//
 // OpenClaw must never reach anything but loopback: [LoopbackOnly] refuses
 // to start it unless the process runs in a network namespace whose only
 // interface is lo (conform re-executes itself under `unshare -n`).
