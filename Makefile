@@ -75,8 +75,12 @@ fuzz: deps
 # docs/bench/*.png at the root; it takes a few minutes and is not part of
 # make test. BENCHMARKS.md names the reference/ tree it measured:
 # `cd tools && go run ./cmd/cmbench -root .. -check` warns (exit 1) when
-# that is not HEAD's, and make bench regenerates it. BENCH_FLAGS passes
-# flags, for example BENCH_FLAGS='-workloads trivial -iterations 5'.
+# that is not HEAD's, and make bench regenerates it. It also compares the
+# same trivial exec turn through the reference gateway and through
+# OpenClaw 2026.8.1-beta.1's (installed from npm on first use, run in a
+# loopback-only network namespace: unshare -n); -gateway 0 skips that.
+# BENCH_FLAGS passes flags, for example
+# BENCH_FLAGS='-workloads trivial -iterations 5 -gateway 0'.
 BENCH_FLAGS ?=
 .PHONY: bench
 bench: deps
