@@ -3,7 +3,21 @@ package openclaw
 import (
 	"fmt"
 	"net"
+	"os"
+	"os/exec"
 )
+
+// LoopbackCommand is exe with args run in a new network namespace whose
+// only interface is an up loopback: `unshare -n` (also a user namespace,
+// -r, when not root), then `ip link set lo up`, then exe.
+func LoopbackCommand(exe string, args ...string) *exec.Cmd {
+	flags := "-n"
+	if os.Geteuid() != 0 {
+		flags = "-rn"
+	}
+	argv := append([]string{flags, "--", "sh", "-c", `ip link set lo up && exec "$0" "$@"`, exe}, args...)
+	return exec.Command("unshare", argv...)
+}
 
 // LoopbackOnly reports an error unless the only network interface the
 // process sees is an up loopback one: the network namespace made by

@@ -3,7 +3,6 @@ package openclaw
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -26,7 +25,7 @@ func TestSmoke(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cmd := exec.Command("unshare", "-n", "--", "sh", "-c", `ip link set lo up && exec "$0" "$@"`, exe, "-test.run=^TestSmoke$", "-test.v")
+		cmd := LoopbackCommand(exe, "-test.run=^TestSmoke$", "-test.v")
 		cmd.Env = append(os.Environ(), "CODEMODEKIT_OPENCLAW_NETNS=1")
 		out, err := cmd.CombinedOutput()
 		t.Logf("in a loopback-only network namespace:\n%s", out)

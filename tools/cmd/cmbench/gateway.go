@@ -83,14 +83,8 @@ func gatewayRows(o options, root string, log io.Writer) ([]row, *gatewayRun, err
 	if err != nil {
 		return nil, nil, err
 	}
-	n := o.Gateway
-	argv := []string{"-n", "--", "sh", "-c", `ip link set lo up && exec "$0" "$@"`, self,
-		"-child-gateway", strconv.Itoa(n), "-warmup", strconv.Itoa(o.warmup), "-root", root,
-		"-gateway-bin", bin, "-openclaw-install", install}
-	if os.Geteuid() != 0 {
-		argv[0] = "-rn"
-	}
-	cmd := exec.Command("unshare", argv...)
+	cmd := openclaw.LoopbackCommand(self, "-child-gateway", strconv.Itoa(o.Gateway), "-warmup", strconv.Itoa(o.warmup),
+		"-root", root, "-gateway-bin", bin, "-openclaw-install", install)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, log
 	if err := cmd.Run(); err != nil {

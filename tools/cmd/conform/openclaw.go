@@ -59,12 +59,7 @@ func inNetns(args []string, stdout, stderr io.Writer) (code int, ok bool) {
 		fmt.Fprintf(stderr, "conform: %v\n", err)
 		return 2, true
 	}
-	flags := "-n"
-	if os.Geteuid() != 0 {
-		flags = "-rn"
-	}
-	argv := append([]string{flags, "--", "sh", "-c", `ip link set lo up && exec "$0" "$@"`, exe}, args...)
-	cmd := exec.Command("unshare", argv...)
+	cmd := openclaw.LoopbackCommand(exe, args...)
 	cmd.Env = append(os.Environ(), netnsEnv+"=1")
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, stdout, stderr
 	if err := cmd.Run(); err != nil {
