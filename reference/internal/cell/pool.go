@@ -177,7 +177,8 @@ func (p *pool) refill() {
 // warm keeps hot VMs for cat and cfg: it replaces the hot VMs of another
 // catalog, drops configured ones when cfg differs from theirs (the hot VMs
 // of cat then keep the catalog only), and fills up to poolSize in the
-// background, one VM after the other, unless a filler is already at work.
+// background (see fillHot), unless a filler is already at work: that one
+// makes the next VMs for cat and cfg.
 func (p *pool) warm(cat catalog.GuestCatalog, cfg []byte) {
 	p.mu.Lock()
 	if p.closed {
@@ -199,39 +200,43 @@ func (p *pool) warm(cat catalog.GuestCatalog, cfg []byte) {
 	if start {
 		p.hotFilling = true
 	}
-	gen, configAhead := p.hotGen, p.configAhead
 	p.mu.Unlock()
 	for _, pv := range stale {
 		pv.vm.Close()
 	}
-	if !start {
-		return
+	if start {
+		go p.fillHot()
 	}
-	go func() {
-		for {
-			p.mu.Lock()
-			if p.closed || p.hotGen != gen || len(p.hot) >= poolSize {
-				p.hotFilling = false
-				p.mu.Unlock()
-				return
-			}
+}
+
+// fillHot makes hot VMs, one after the other, for the hot catalog and
+// configuration of the moment: when they change while a VM is being made,
+// that VM is dropped and the next one is made for the new ones.
+func (p *pool) fillHot() {
+	for {
+		p.mu.Lock()
+		if p.closed || len(p.hot) >= poolSize {
+			p.hotFilling = false
 			p.mu.Unlock()
-			pv, err := p.hotVM(cat, cfg, configAhead)
-			p.mu.Lock()
-			if err != nil {
-				p.hotFilling = false
-				p.mu.Unlock()
-				return
-			}
-			if p.closed || p.hotGen != gen {
-				p.mu.Unlock()
-				pv.vm.Close()
-				continue // the loop head sees it and stops
-			}
-			p.hot = append(p.hot, pv)
-			p.mu.Unlock()
+			return
 		}
-	}()
+		cat, cfg, configAhead, gen := p.hotCatalog, p.hotConfig, p.configAhead, p.hotGen
+		p.mu.Unlock()
+		pv, err := p.hotVM(cat, cfg, configAhead)
+		p.mu.Lock()
+		if err != nil {
+			p.hotFilling = false
+			p.mu.Unlock()
+			return
+		}
+		if p.closed || p.hotGen != gen {
+			p.mu.Unlock()
+			pv.vm.Close()
+			continue // the loop head stops, or takes the new generation
+		}
+		p.hot = append(p.hot, pv)
+		p.mu.Unlock()
+	}
 }
 
 // hotVM makes a fresh VM with cat installed and, when configure is set,

@@ -259,6 +259,45 @@ func TestPool_hot(t *testing.T) {
 	}
 }
 
+// TestPool_hotNewCatalogWhileFilling: a warm for another catalog while the
+// filler is making a VM for the first one is not lost: the filler drops
+// that VM and fills the pool for the new catalog.
+func TestPool_hotNewCatalogWhileFilling(t *testing.T) {
+	eng, err := engine.Shared(context.Background(), engine.Options{})
+	if err != nil {
+		t.Fatalf("engine unavailable (run `npm ci` in reference/): %v", err)
+	}
+	a, b := bigCatalog(t, "a", 3000), bigCatalog(t, "b", 1500)
+	cfg := guestConfig(t, "one")
+	p := newPool(eng)
+	defer p.close()
+	readyCount(t, p)
+	p.warm(a, cfg)
+	// The filler is at work on a: making a VM for 3,000 tools takes tens
+	// of milliseconds, far longer than the next call.
+	p.mu.Lock()
+	filling := p.hotFilling
+	p.mu.Unlock()
+	if !filling {
+		t.Fatal("warm(a) started no filler")
+	}
+	p.warm(b, cfg)
+	if got := hotCount(t, p); got != poolSize {
+		t.Fatalf("after warm(b) during warm(a): %d hot VMs, want %d", got, poolSize)
+	}
+	pv, err := p.get(b, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pv.vm.Close()
+	if !pv.hot || !pv.configured {
+		t.Fatalf("get(b): hot %v, configured %v; want both", pv.hot, pv.configured)
+	}
+	if err := hasCatalog(pv.vm, b); err != nil {
+		t.Errorf("hot VM after warm(b): %v", err)
+	}
+}
+
 // TestPool_hotHammer: concurrent warms of two catalogs and two
 // configurations and gets never hand out a hot VM of the wrong catalog or
 // configuration and never keep more than poolSize.
