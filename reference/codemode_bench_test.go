@@ -110,12 +110,14 @@ var turnExecCases = []struct {
 
 // BenchmarkTurnExec measures one exec call through Turn.Call: transcript,
 // trajectory, hooks, the cell runner and the result payload. "warm" waits
-// poolSettle (timer stopped) before each call; "sustained" calls back to
-// back, so pool refills compete with the calls.
+// poolSettle (timer stopped) before each call; "cold" also evicts the CPU
+// caches then (evictCaches), as cmbench's alternation with the Node side
+// does and as a gateway's model turn between two calls does; "sustained"
+// calls back to back, so pool refills compete with the calls.
 func BenchmarkTurnExec(b *testing.B) {
 	for _, tc := range turnExecCases {
-		for _, mode := range []string{"warm", "sustained"} {
-			if mode == "sustained" && tc.name != "trivial" {
+		for _, mode := range []string{"warm", "cold", "sustained"} {
+			if (mode == "sustained" || mode == "cold") && tc.name != "trivial" {
 				continue
 			}
 			b.Run(tc.name+"/"+mode, func(b *testing.B) {
@@ -129,9 +131,12 @@ func BenchmarkTurnExec(b *testing.B) {
 				m := cpumeter.New(b)
 				defer m.Report()
 				for i := 0; i < b.N; i++ {
-					if mode == "warm" {
+					if mode == "warm" || mode == "cold" {
 						m.Stop()
 						time.Sleep(poolSettle)
+						if mode == "cold" {
+							evictCaches()
+						}
 						m.Start()
 					}
 					p := benchCall(b, turn, "call_"+strconv.Itoa(i), "exec", args)
@@ -141,6 +146,21 @@ func BenchmarkTurnExec(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// evictBuffer is larger than the last-level cache of the reference
+// machine's share of its processor.
+var evictBuffer []byte
+
+// evictCaches writes one byte of every cache line of evictBuffer, so the
+// next call finds none of its code or data in the CPU caches.
+func evictCaches() {
+	if evictBuffer == nil {
+		evictBuffer = make([]byte, 64<<20)
+	}
+	for i := 0; i < len(evictBuffer); i += 64 {
+		evictBuffer[i]++
 	}
 }
 

@@ -62,6 +62,14 @@ type Turn struct {
 	nsRuns     map[string]map[string]*nsRun // exec call id -> namespace id -> scope
 	mcp        *mcpns.Model                 // the run's MCP namespace, nil without MCP
 	ended      atomic.Bool                  // End was called (not an abort)
+
+	// plainConfig is the guest configuration of a cell without registered
+	// namespaces, made once: the rest of it is fixed for the turn.
+	plainConfig struct {
+		once sync.Once
+		raw  []byte
+		err  error
+	}
 }
 
 type compiledContract struct {
@@ -287,15 +295,17 @@ func mergeCancel(a, b context.Context) (context.Context, func()) {
 
 func (t *Turn) callControl(ctx context.Context, toolCallID, name string, args json.RawMessage) ToolResult {
 	ev := TrajectoryEvent{Type: "tool_call", ToolCallID: toolCallID, Name: name}
-	hookEv := t.hookEvent(HookEvent{ToolName: name, ToolCallID: toolCallID, Params: args})
 	if name == surface.ExecName {
 		ev.ToolKind = "code_mode_exec"
-		hookEv.ToolKind = "code_mode_exec"
-		hookEv.ToolInputKind = inputKind(args)
-		hookEv.Params = mirrorCodeCommand(args)
 	}
 	idx := t.record(ev)
 	if h := t.opts.Hooks.BeforeToolCall; h != nil {
+		hookEv := t.hookEvent(HookEvent{ToolName: name, ToolCallID: toolCallID, Params: args})
+		if name == surface.ExecName {
+			hookEv.ToolKind = "code_mode_exec"
+			hookEv.ToolInputKind = inputKind(args)
+			hookEv.Params = mirrorCodeCommand(args)
+		}
 		d, err := h(ctx, hookEv)
 		if err != nil || d.Block {
 			t.finish(idx, StatusBlocked)
@@ -307,7 +317,7 @@ func (t *Turn) callControl(ctx context.Context, toolCallID, name string, args js
 	}
 	start := time.Now()
 	t.rt.debug.event("%s start call=%s", name, toolCallID)
-	if name == surface.ExecName && inputKind(args) == "typescript" && t.settings.LanguageEnabled("typescript") {
+	if t.rt.debug.codeMode && name == surface.ExecName && inputKind(args) == "typescript" && t.settings.LanguageEnabled("typescript") {
 		t.rt.debug.typeScriptLoaded()
 	}
 	var res cell.Result
@@ -325,8 +335,8 @@ func (t *Turn) callControl(ctx context.Context, toolCallID, name string, args js
 		status = StatusError
 	}
 	t.finish(idx, status)
-	details, _ := res.MarshalJSON()
-	return ToolResult{Content: []ContentBlock{{Type: "text", Text: res.Text()}}, Details: details}
+	details, text := res.Payload()
+	return ToolResult{Content: []ContentBlock{{Type: "text", Text: text}}, Details: details}
 }
 
 // waitRunID reads the run id of wait arguments.
@@ -497,6 +507,19 @@ func (t *Turn) GuestConfig(execCallID string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(namespaces) > 0 {
+		return t.guestConfig(namespaces)
+	}
+	// The caller keeps the bytes (the VM pool compares them) and never
+	// changes them, so every such cell shares one copy.
+	pc := &t.plainConfig
+	pc.once.Do(func() { pc.raw, pc.err = t.guestConfig(namespaces) })
+	return pc.raw, pc.err
+}
+
+// guestConfig encodes the guest configuration with the registered
+// namespaces' scopes of one cell.
+func (t *Turn) guestConfig(namespaces []guest.Namespace) ([]byte, error) {
 	gc := guest.Config{MaxOutputBytes: t.settings.MaxOutputBytes,
 		APIFiles: t.apiFiles(), Namespaces: namespaces, Swarm: t.guestSwarm()}
 	if m := t.mcpNamespace(); m != nil {

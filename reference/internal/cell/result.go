@@ -166,15 +166,23 @@ func (r Result) MarshalJSON() ([]byte, error) {
 // Text is the tool message text of a result: the payload as
 // JSON.stringify(payload, null, 2) writes it.
 func (r Result) Text() string {
+	_, text := r.Payload()
+	return text
+}
+
+// Payload returns the result's payload twice: as compact JSON (the tool
+// result's details) and as [Result.Text] writes it, from one encoding.
+func (r Result) Payload() (details json.RawMessage, text string) {
 	b, err := r.MarshalJSON()
 	if err != nil {
-		return `{"status":"failed"}`
+		return nil, `{"status":"failed"}`
 	}
 	var buf bytes.Buffer
+	buf.Grow(len(b) + len(b)/2)
 	if err := json.Indent(&buf, b, "", "  "); err != nil {
-		return string(b)
+		return b, string(b)
 	}
-	return buf.String()
+	return b, buf.String()
 }
 
 // Failed builds a failed result.
