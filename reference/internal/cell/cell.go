@@ -38,12 +38,13 @@ const snapshotHeaderBytes = 28
 // Runner executes cells. It owns the process's suspended runs. It is safe
 // for concurrent use; each leg runs on its own goroutine.
 type Runner struct {
-	eng    *engine.Engine
-	engErr error
-	pool   *pool
-	store  *store
-	sealer *sealer
-	legs   atomic.Int64 // legs whose goroutine has not ended
+	eng     *engine.Engine
+	engErr  error
+	pool    *pool
+	store   *store
+	sealer  *sealer
+	workers *workers
+	legs    atomic.Int64 // legs whose goroutine has not ended
 	// Events, when set, receives one debug line per run lifecycle event
 	// (suspension, resume, expiry, disposal); never source or inputs.
 	Events func(format string, args ...any)
@@ -58,7 +59,7 @@ func (rn *Runner) event(format string, args ...any) {
 // NewRunner returns a runner on eng. When the engine could not be loaded,
 // pass its error: every exec then fails closed with runtime_unavailable.
 func NewRunner(eng *engine.Engine, engErr error) *Runner {
-	r := &Runner{eng: eng, engErr: engErr, store: newStore(MaxSuspendedRuns)}
+	r := &Runner{eng: eng, engErr: engErr, store: newStore(MaxSuspendedRuns), workers: newWorkers()}
 	r.store.gone = func(id, why string) { r.event("%s runId=%s", why, id) }
 	if eng != nil && engErr == nil {
 		r.pool = newPool(eng)
@@ -73,6 +74,7 @@ func (rn *Runner) Close() {
 	if rn.pool != nil {
 		rn.pool.close()
 	}
+	rn.workers.close()
 }
 
 // Suspended reports how many runs are suspended.
@@ -404,7 +406,7 @@ func (rn *Runner) supervise(ctx context.Context, r *run, deadline time.Time, fre
 		return delivered
 	}
 	rn.legs.Add(1)
-	go func() {
+	rn.workers.run(func() {
 		defer rn.legs.Add(-1)
 		res := body(l)
 		l.mu.Lock()
@@ -438,7 +440,7 @@ func (rn *Runner) supervise(ctx context.Context, r *run, deadline time.Time, fre
 			// A resume: make the instance of the next one ahead.
 			rn.pool.refillBlanks()
 		}
-	}()
+	})
 	watchdog := time.NewTimer(time.Until(deadline) + WatchdogGrace)
 	defer watchdog.Stop()
 	done := ctx.Done()
