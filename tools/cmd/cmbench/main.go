@@ -52,7 +52,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&o.out, "out", "", "where BENCHMARKS.md and docs/bench/*.png go (default: -root)")
 	fs.StringVar(&o.filter, "workloads", "", "regexp: run only the workloads whose name matches (trivial, nested1, search10000, yieldwait, typescript, compute, suspended64, concurrent, ...)")
 	fs.StringVar(&o.node, "node", "node", "the Node.js binary")
-	fs.IntVar(&o.iterations, "iterations", 8, "measured iterations per side (heavy workloads run a fifth or half of it, at least 2 or 3)")
+	fs.IntVar(&o.iterations, "iterations", 16, "measured iterations per side (heavy workloads run a fifth or half of it, at least 2 or 3)")
 	fs.IntVar(&o.warmup, "warmup", 2, "discarded iterations per side before measuring")
 	fs.IntVar(&o.concurrency, "concurrency", 8, "cells in flight at once in the throughput workload")
 	fs.IntVar(&o.cells, "cells", 16, "cells per throughput measurement")
