@@ -326,6 +326,21 @@ func TestLoopDoesNotBlockOthers(t *testing.T) {
 	if err := req.Respond(execCall("call_loop", "while (true) {}")); err != nil {
 		t.Fatal(err)
 	}
+	// The loop's exec runs once its before_tool_call hook is answered:
+	// an abort before that would end the hook's request instead.
+	hooked := func() bool {
+		for _, ev := range tg.host.HookEvents() {
+			if strings.Contains(string(ev), `"call_loop"`) {
+				return true
+			}
+		}
+		return false
+	}
+	for deadline := time.Now().Add(10 * time.Second); !hooked(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the loop's exec never reached its before_tool_call hook")
+		}
+	}
 
 	quickDone := tg.startTurn(t, "quick", "b")
 	req, err = tg.model.Next(ctxT(t), "quick")
