@@ -163,15 +163,9 @@ func (r Result) MarshalJSON() ([]byte, error) {
 	return bytes.TrimRight(buf.Bytes(), "\n"), nil
 }
 
-// Text is the tool message text of a result: the payload as
-// JSON.stringify(payload, null, 2) writes it.
-func (r Result) Text() string {
-	_, text := r.Payload()
-	return text
-}
-
-// Payload returns the result's payload twice: as compact JSON (the tool
-// result's details) and as [Result.Text] writes it, from one encoding.
+// Payload returns the result's payload twice, from one encoding: as
+// compact JSON (the tool result's details) and as the tool message text,
+// the payload as JSON.stringify(payload, null, 2) writes it.
 func (r Result) Payload() (details json.RawMessage, text string) {
 	b, err := r.MarshalJSON()
 	if err != nil {
