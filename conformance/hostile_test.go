@@ -219,3 +219,38 @@ func TestLoadHostile_RejectsUnknownFiles(t *testing.T) {
 		t.Fatalf("loadHostile error = %v, want one naming notes-about.txt", err)
 	}
 }
+
+// TestProbeExpressions: the probe reads the code-mode globals through
+// typeof, so a target without one (SPEC.md Appendix A rows 21 and 28)
+// fingerprints it as absent instead of failing the probe, and reads every
+// other target as is.
+func TestProbeExpressions(t *testing.T) {
+	got := map[string]string{}
+	for i, e := range probeExpressions() {
+		got[fingerprintTargets[i]] = e
+	}
+	tests := []struct{ target, want string }{
+		{"globalThis", "globalThis"},
+		{"Object.prototype", "Object.prototype"},
+		{"Object.getPrototypeOf(Uint8Array.prototype)", "Object.getPrototypeOf(Uint8Array.prototype)"},
+		{"tools", `(typeof tools === "undefined" ? undefined : tools)`},
+		{"API", `(typeof API === "undefined" ? undefined : API)`},
+		{"ALL_TOOLS", `(typeof ALL_TOOLS === "undefined" ? undefined : ALL_TOOLS)`},
+		{"MCP", `(typeof MCP === "undefined" ? undefined : MCP)`},
+		{"namespaces", `(typeof namespaces === "undefined" ? undefined : namespaces)`},
+	}
+	for _, tt := range tests {
+		if diff := cmp.Diff(tt.want, got[tt.target]); diff != "" {
+			t.Errorf("probe expression of %s (-want +got):\n%s", tt.target, diff)
+		}
+	}
+	wrapped := 0
+	for _, e := range got {
+		if strings.HasPrefix(e, "(typeof ") {
+			wrapped++
+		}
+	}
+	if wrapped != len(codeModeGlobals) {
+		t.Errorf("%d probe expressions read through typeof, want %d (every code-mode global is a fingerprint target)", wrapped, len(codeModeGlobals))
+	}
+}

@@ -307,16 +307,23 @@ const signature = (o) => {
 };
 return targets.map((o) => hash(o === undefined ? "absent" : signature(o))).join("");`
 
+// codeModeGlobals are the fingerprintTargets a target may leave undefined:
+// the code-mode globals of SPEC chapter 10.
+var codeModeGlobals = map[string]bool{"tools": true, "API": true, "ALL_TOOLS": true, "MCP": true, "namespaces": true}
+
 // probeExpressions are the probe's guest expressions for fingerprintTargets.
-// MCP is read through typeof: a target may leave it undefined when a run has
-// no MCP servers (SPEC.md Appendix A row 28, judged by other scenarios), and
-// the fingerprint should cover the hostile program, not fail on that.
+// The code-mode globals are read through typeof: a target may leave MCP
+// undefined when a run has no MCP servers (SPEC.md Appendix A row 28), and
+// an Era C target has no tools or ALL_TOOLS (row 21); other scenarios judge
+// those globals, and the fingerprint should cover the hostile program, not
+// fail on them. A defined global reads as the same value either way, so its
+// fingerprint does not change; an undefined one fingerprints as "absent".
 func probeExpressions() []string {
 	out := make([]string, len(fingerprintTargets))
 	for i, t := range fingerprintTargets {
 		out[i] = t
-		if t == "MCP" {
-			out[i] = `(typeof MCP === "undefined" ? undefined : MCP)`
+		if codeModeGlobals[t] {
+			out[i] = `(typeof ` + t + ` === "undefined" ? undefined : ` + t + `)`
 		}
 	}
 	return out
