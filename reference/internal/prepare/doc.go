@@ -35,7 +35,9 @@
 // globalThis["req" + "uire"], is left to it.
 //
 // The shell rule is the SPEC's procedure (section 5.4) with the expressions
-// of Appendix B.3, translated to Go's regexp syntax. It asks esbuild's parser
+// of Appendix B.3, translated to Go's regexp syntax. Those that every cell
+// meets (steps 2 to 6) are matched by hand, for speed; the compiled
+// expressions are the tests' oracle (shellmatch.go). It asks esbuild's parser
 // whether the code parses only once it has found a command followed by more
 // text; a JavaScript cell never reaches esbuild's transform.
 //

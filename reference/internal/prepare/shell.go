@@ -1,9 +1,6 @@
 package prepare
 
-import (
-	"regexp"
-	"strings"
-)
+import "strings"
 
 // IsShellLike reports whether source is a shell command rather than a
 // program, by the procedure of the shell rule (SPEC.md section 5.4, steps 1
@@ -33,36 +30,35 @@ func classifyShell(source, prepared string) (shell bool, step int) {
 	}
 	// 2. Skip leading comments; nothing left, or an export, is not shell.
 	u := t
-	if n := prefixMatch(leadingSourceComments, u); n > 0 {
+	if n := leadingCommentsLen(u); n > 0 {
 		u = u[n:]
 	}
-	if u == "" || javascriptExport.MatchString(u) {
+	if u == "" || isJSExport(u) {
 		return false, 2
 	}
 	// 3. Shell control syntax.
-	if shellControl.MatchString(u) {
+	if isShellControl(u) {
 		return true, 3
 	}
 	// 4. Skip environment assignments.
 	c := u
 	for {
-		n := prefixMatch(shellEnvAssignment, c)
+		n := envAssignmentLen(c)
 		if n <= 0 {
 			break
 		}
 		c = c[n:]
 	}
 	// 5. The command: a known one, or another name that is not JavaScript's.
-	end, name, known := commandMatch(shellCommand, c)
+	end, name, known := shellCommandAt(c)
 	command := known
 	if !known {
-		if e, n, ok := commandMatch(shellIdentifier, c); ok &&
-			!javascriptKeyword.MatchString(n) && !javascriptGlobal.MatchString(n) {
+		if e, n, ok := shellIdentifierAt(c); ok && !keywordWords[n] && !globalWords[n] {
 			end, name, command = e, n, true
 		}
 	}
 	// 6. No command and no executable path: not shell.
-	if !command && !shellExecutablePath.MatchString(c) {
+	if !command && !isExecutablePath(c) {
 		return false, 6
 	}
 	// 7. What follows the command.
@@ -95,15 +91,4 @@ func classifyShell(source, prepared string) (shell bool, step int) {
 		return true, 12
 	}
 	return false, 12
-}
-
-// commandMatch matches re, shellCommand or shellIdentifier, at the start of
-// s. It returns the length of the ECMAScript match and the captured name.
-func commandMatch(re *regexp.Regexp, s string) (end int, name string, ok bool) {
-	m := re.FindStringSubmatchIndex(s)
-	if m == nil {
-		return 0, "", false
-	}
-	mi, ni := 2*re.SubexpIndex("match"), 2*re.SubexpIndex("name")
-	return m[mi+1], s[m[ni]:m[ni+1]], true
 }
