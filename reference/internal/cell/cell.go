@@ -589,8 +589,8 @@ func (l *leg) poll() (guest.State, Result, bool) {
 	if err != nil {
 		return guest.State{}, l.engineFailure(err), true
 	}
-	var p guest.PollResult
-	if err := json.Unmarshal([]byte(raw), &p); err != nil {
+	p, err := readPoll(raw)
+	if err != nil {
 		return guest.State{}, l.fail(failGuest, CodeInternal, "invalid code mode guest output"), true
 	}
 	l.run.output.add(p.Items)

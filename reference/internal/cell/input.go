@@ -14,18 +14,31 @@ type ExecInput struct {
 
 // ParseExec validates exec's arguments (SPEC.md chapter 5). command is an
 // alias of code; when both are strings they must match. A JSON null counts
-// as absent.
+// as absent. The arguments are read as encoding/json would read them into
+// a map[string]json.RawMessage (a repeated key: its last value), by hand
+// (wirejson.go).
 func ParseExec(args json.RawMessage) (ExecInput, *Result) {
 	fail := func(msg string) (ExecInput, *Result) {
 		r := Failed(CodeInvalidInput, PhaseInput, msg)
 		return ExecInput{}, &r
 	}
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(args, &obj); err != nil || obj == nil {
+	var codeRaw, commandRaw, langRaw, restartRaw []byte
+	if !json.Valid(args) || !objectMembers(args, func(key string, raw []byte) {
+		switch key {
+		case "code":
+			codeRaw = raw
+		case "command":
+			commandRaw = raw
+		case "language":
+			langRaw = raw
+		case "restartSafe":
+			restartRaw = raw
+		}
+	}) {
 		return fail(MsgCodeRequired)
 	}
-	code, codeIsString := stringField(obj, "code")
-	command, commandIsString := stringField(obj, "command")
+	code, codeIsString := stringValue(codeRaw)
+	command, commandIsString := stringValue(commandRaw)
 	if codeIsString && commandIsString && code != command {
 		return fail(MsgCodeCommandMismatch)
 	}
@@ -37,15 +50,19 @@ func ParseExec(args json.RawMessage) (ExecInput, *Result) {
 		return fail(MsgCodeRequired)
 	}
 	in := ExecInput{Code: src, Language: "javascript"}
-	if raw, ok := present(obj, "language"); ok {
-		var lang string
-		if json.Unmarshal(raw, &lang) != nil || (lang != "javascript" && lang != "typescript") {
+	if present(langRaw) {
+		lang, ok := stringValue(langRaw)
+		if !ok || (lang != "javascript" && lang != "typescript") {
 			return fail(MsgLanguage)
 		}
 		in.Language = lang
 	}
-	if raw, ok := present(obj, "restartSafe"); ok {
-		if json.Unmarshal(raw, &in.RestartSafe) != nil {
+	if present(restartRaw) {
+		switch string(restartRaw) {
+		case "true":
+			in.RestartSafe = true
+		case "false":
+		default:
 			return fail(MsgRestartSafe)
 		}
 	}
@@ -54,11 +71,20 @@ func ParseExec(args json.RawMessage) (ExecInput, *Result) {
 
 // ParseWait validates wait's arguments: runId (or run_id), trimmed.
 func ParseWait(args json.RawMessage) (string, *Result) {
-	var obj map[string]json.RawMessage
-	_ = json.Unmarshal(args, &obj)
-	id, ok := stringField(obj, "runId")
+	var runID, runID2 []byte
+	if json.Valid(args) {
+		objectMembers(args, func(key string, raw []byte) {
+			switch key {
+			case "runId":
+				runID = raw
+			case "run_id":
+				runID2 = raw
+			}
+		})
+	}
+	id, ok := stringValue(runID)
 	if !ok {
-		id, ok = stringField(obj, "run_id")
+		id, ok = stringValue(runID2)
 	}
 	id = strings.TrimSpace(id)
 	if !ok || id == "" {
@@ -68,22 +94,13 @@ func ParseWait(args json.RawMessage) (string, *Result) {
 	return id, nil
 }
 
-func present(obj map[string]json.RawMessage, key string) (json.RawMessage, bool) {
-	raw, ok := obj[key]
-	if !ok || string(raw) == "null" {
-		return nil, false
-	}
-	return raw, true
-}
+// present reports whether a member was given and is not null.
+func present(raw []byte) bool { return raw != nil && string(raw) != "null" }
 
-func stringField(obj map[string]json.RawMessage, key string) (string, bool) {
-	raw, ok := present(obj, key)
-	if !ok {
+// stringValue decodes a member that is a JSON string.
+func stringValue(raw []byte) (string, bool) {
+	if !present(raw) || raw[0] != '"' {
 		return "", false
 	}
-	var s string
-	if json.Unmarshal(raw, &s) != nil {
-		return "", false
-	}
-	return s, true
+	return unquote(raw)
 }

@@ -98,69 +98,77 @@ type Result struct {
 	Telemetry  Telemetry
 }
 
-type completedJSON struct {
-	Status     string            `json:"status"`
-	Value      json.RawMessage   `json:"value"`
-	Output     []json.RawMessage `json:"output"`
-	ReplaySafe bool              `json:"replaySafe"`
-	Telemetry  Telemetry         `json:"telemetry"`
-}
-
-type waitingJSON struct {
-	Status           string            `json:"status"`
-	RunID            string            `json:"runId"`
-	Reason           string            `json:"reason"`
-	PendingToolCalls []PendingCall     `json:"pendingToolCalls"`
-	Output           []json.RawMessage `json:"output"`
-	ReplaySafe       bool              `json:"replaySafe"`
-	Telemetry        Telemetry         `json:"telemetry"`
-}
-
-type failedJSON struct {
-	Status                string            `json:"status"`
-	Error                 string            `json:"error"`
-	Code                  string            `json:"code"`
-	FailurePhase          string            `json:"failurePhase"`
-	BridgeDispatchStarted bool              `json:"bridgeDispatchStarted"`
-	Output                []json.RawMessage `json:"output"`
-	ReplaySafe            bool              `json:"replaySafe"`
-	Telemetry             Telemetry         `json:"telemetry"`
-}
-
-// MarshalJSON writes the payload with its fields in SPEC order.
+// MarshalJSON writes the payload with its fields in SPEC order, as
+// encoding/json writes the structs of result_wire_test.go: raw values
+// compacted (an invalid one is an error), no HTML escaping.
 func (r Result) MarshalJSON() ([]byte, error) {
-	out := r.Output
-	if out == nil {
-		out = []json.RawMessage{}
-	}
-	tel := r.Telemetry
-	if tel.VisibleTools == nil {
-		tel.VisibleTools = []string{}
-	}
-	var v any
+	w := &wireWriter{}
+	w.buf.Grow(256 + len(r.Value))
+	w.open()
 	switch r.Status {
 	case "completed":
-		val := r.Value
-		if len(val) == 0 {
-			val = json.RawMessage("null")
+		w.str("status", "completed")
+		w.key("value")
+		if len(r.Value) == 0 {
+			w.buf.WriteString("null")
+		} else {
+			w.raw(r.Value)
 		}
-		v = completedJSON{"completed", val, out, r.ReplaySafe, tel}
 	case "waiting":
-		p := r.Pending
-		if p == nil {
-			p = []PendingCall{}
+		w.str("status", "waiting")
+		w.str("runId", r.RunID)
+		w.str("reason", r.Reason)
+		w.key("pendingToolCalls")
+		w.openArray()
+		for i, p := range r.Pending {
+			w.comma(i)
+			w.open()
+			w.str("id", p.ID)
+			w.str("method", p.Method)
+			w.close()
 		}
-		v = waitingJSON{"waiting", r.RunID, r.Reason, p, out, r.ReplaySafe, tel}
+		w.closeArray()
 	default:
-		v = failedJSON{"failed", r.Error, r.Code, r.FailurePhase, r.BridgeDispatchStarted, out, r.ReplaySafe, tel}
+		w.str("status", "failed")
+		w.str("error", r.Error)
+		w.str("code", r.Code)
+		w.str("failurePhase", r.FailurePhase)
+		w.bool("bridgeDispatchStarted", r.BridgeDispatchStarted)
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
+	w.key("output")
+	w.openArray()
+	for i, o := range r.Output {
+		w.comma(i)
+		w.raw(o)
 	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+	w.closeArray()
+	w.bool("replaySafe", r.ReplaySafe)
+	t := r.Telemetry
+	w.key("telemetry")
+	w.open()
+	w.int("catalogSize", t.CatalogSize)
+	w.key("sources")
+	w.open()
+	w.int("openclaw", t.Sources.OpenClaw)
+	w.int("mcp", t.Sources.MCP)
+	w.int("client", t.Sources.Client)
+	w.close()
+	w.int("searchCount", t.SearchCount)
+	w.int("describeCount", t.DescribeCount)
+	w.int("callCount", t.CallCount)
+	w.key("visibleTools")
+	w.openArray()
+	for i, name := range t.VisibleTools {
+		w.comma(i)
+		w.string(name)
+	}
+	w.closeArray()
+	w.close()
+	w.close()
+	if w.err != nil {
+		return nil, w.err
+	}
+	return w.buf.Bytes(), nil
 }
 
 // Payload returns the result's payload twice, from one encoding: as
