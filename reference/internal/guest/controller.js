@@ -88,7 +88,12 @@
   // finalJSON applies the host adapter to the final value, in the guest, so
   // only JSON text crosses the bridge.
   function finalJSON(v) {
-    if (v === undefined) return "null";
+    if (v === undefined || v === null) return "null";
+    // A number (finite: v - v is 0) or a boolean as JSON.stringify writes
+    // it, without the stringify machinery: most cells end so.
+    const t0 = typeof v;
+    if (t0 === "number") return v - v === 0 ? "" + v : "null";
+    if (t0 === "boolean") return v ? "true" : "false";
     try {
       const s = stringify(v);
       return s === undefined ? "null" : s;
@@ -406,7 +411,7 @@
     let st = "null";
     const t = typeof value;
     if (!done || (ok && (value === undefined || value === null || t === "number" || t === "string" || t === "boolean"))) st = state();
-    return '{"items":' + stringify(items) + ',"overflow":' + (outputOverflow ? "true" : "false") + ',"state":' + st + "}";
+    return '{"items":' + (items.length === 0 ? "[]" : stringify(items)) + ',"overflow":' + (outputOverflow ? "true" : "false") + ',"state":' + st + "}";
   }
 
   return freeze({ catalog, configure, start, settle, state, poll });
