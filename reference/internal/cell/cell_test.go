@@ -87,6 +87,19 @@ func TestExec_ValuesAndOutput(t *testing.T) {
 		{code: `return 10n`, value: `"10"`, output: `[]`},
 		{code: `const o = {}; o.o = o; return o`, value: `"[object Object]"`, output: `[]`},
 		{code: `return [NaN, -0, 1e21]`, value: `[null,0,1e+21]`, output: `[]`},
+		// Numbers, booleans and null as the final value skip JSON.stringify
+		// in the controller: the same text as JSON.stringify's.
+		{code: `return NaN`, value: `null`, output: `[]`},
+		{code: `return -Infinity`, value: `null`, output: `[]`},
+		{code: `return -0`, value: `0`, output: `[]`},
+		{code: `return 1e21`, value: `1e+21`, output: `[]`},
+		{code: `return 5e-7`, value: `5e-7`, output: `[]`},
+		{code: `return 0.1 + 0.2`, value: `0.30000000000000004`, output: `[]`},
+		{code: `return -(2 ** 53)`, value: `-9007199254740992`, output: `[]`},
+		{code: `return false`, value: `false`, output: `[]`},
+		{code: `return null`, value: `null`, output: `[]`},
+		{code: `return new Number(4)`, value: `4`, output: `[]`},
+		{code: `return "a\u2028"`, value: "\"a\u2028\"", output: `[]`},
 	}
 	for _, tt := range tests {
 		res := exec(t, rn, h, tt.code)
