@@ -19,6 +19,9 @@ import (
 // exactly (validity, compaction, indentation) still use its scanner, which
 // is small: json.Valid, json.Compact and json.Indent. The tests compare
 // every function here with encoding/json on tables and under the fuzzer.
+// (jsjson reads JSON as JavaScript does, keeping a lone surrogate escape;
+// exec's arguments have always been read as encoding/json reads them, and
+// this file keeps that.)
 
 // objectMembers calls member with the decoded key and the raw value of
 // each member of the JSON object in doc, in order. doc must be valid JSON
