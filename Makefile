@@ -102,6 +102,18 @@ OPENCLAW_FLAGS ?=
 conformance-openclaw:
 	cd tools && $(GO) run ./cmd/conform --target openclaw --openclaw-version $(OPENCLAW_VERSION) --report ../reports/openclaw-$(OPENCLAW_VERSION) $(OPENCLAW_FLAGS)
 
+# smoke-openclaw is the OpenClaw smoke test that CI runs after make test
+# (.ci/run); make test does not need it. It installs OpenClaw
+# 2026.8.1-beta.1 with its Node build from the npm registry into the cache
+# (scripts/openclaw-install.sh: about 820 MB, 62 s from an empty npm cache
+# on the reference machine) and runs one scenario against it
+# (conformance/openclaw TestSmoke, 04-model-visible-tools.feature:98, about
+# 35 s with the gateway's start) in a loopback-only network namespace.
+.PHONY: smoke-openclaw
+smoke-openclaw:
+	scripts/openclaw-install.sh 2026.8.1-beta.1
+	cd conformance && CODEMODEKIT_OPENCLAW=1 $(GO) test -count 1 -timeout 5m -run '^TestSmoke$$' -v ./openclaw/
+
 # check-docs is the documentation check (tools/cmd/checkdocs): every SPEC
 # clause has a scenario or a written exclusion, the configuration table
 # matches the reference, js/ts/go/json blocks parse, relative links resolve,
