@@ -22,21 +22,11 @@ func ParseExec(args json.RawMessage) (ExecInput, *Result) {
 		r := Failed(CodeInvalidInput, PhaseInput, msg)
 		return ExecInput{}, &r
 	}
-	var codeRaw, commandRaw, langRaw, restartRaw []byte
-	if !json.Valid(args) || !objectMembers(args, func(key string, raw []byte) {
-		switch key {
-		case "code":
-			codeRaw = raw
-		case "command":
-			commandRaw = raw
-		case "language":
-			langRaw = raw
-		case "restartSafe":
-			restartRaw = raw
-		}
-	}) {
+	m, ok := members(args, "code", "command", "language", "restartSafe")
+	if !ok {
 		return fail(MsgCodeRequired)
 	}
+	codeRaw, commandRaw, langRaw, restartRaw := m[0], m[1], m[2], m[3]
 	code, codeIsString := stringValue(codeRaw)
 	command, commandIsString := stringValue(commandRaw)
 	if codeIsString && commandIsString && code != command {
@@ -71,20 +61,10 @@ func ParseExec(args json.RawMessage) (ExecInput, *Result) {
 
 // ParseWait validates wait's arguments: runId (or run_id), trimmed.
 func ParseWait(args json.RawMessage) (string, *Result) {
-	var runID, runID2 []byte
-	if json.Valid(args) {
-		objectMembers(args, func(key string, raw []byte) {
-			switch key {
-			case "runId":
-				runID = raw
-			case "run_id":
-				runID2 = raw
-			}
-		})
-	}
-	id, ok := stringValue(runID)
+	m, _ := members(args, "runId", "run_id")
+	id, ok := stringValue(m[0])
 	if !ok {
-		id, ok = stringValue(runID2)
+		id, ok = stringValue(m[1])
 	}
 	id = strings.TrimSpace(id)
 	if !ok || id == "" {

@@ -23,28 +23,38 @@ import (
 // exec's arguments have always been read as encoding/json reads them, and
 // this file keeps that.)
 
-// objectMembers calls member with the decoded key and the raw value of
-// each member of the JSON object in doc, in order. doc must be valid JSON
-// (json.Valid); it reports false if doc is not an object.
-func objectMembers(doc []byte, member func(key string, raw []byte)) bool {
-	i := skipSpace(doc, 0)
-	if i == len(doc) || doc[i] != '{' {
-		return false
+// members returns the raw values of the named members of the JSON object
+// args, in the order of keys: nil for an absent member, the last value for
+// a repeated one, as encoding/json reads args into a
+// map[string]json.RawMessage. ok is false unless args is valid JSON
+// (json.Valid) and an object.
+func members(args []byte, keys ...string) (vals [][]byte, ok bool) {
+	vals = make([][]byte, len(keys))
+	if !json.Valid(args) {
+		return vals, false
 	}
-	i = skipSpace(doc, i+1)
-	for i < len(doc) && doc[i] == '"' {
-		end := stringEnd(doc, i)
-		key, _ := unquote(doc[i:end])
-		i = skipSpace(doc, end)
-		i = skipSpace(doc, i+1) // ':'
-		vEnd := valueEnd(doc, i)
-		member(key, doc[i:vEnd])
-		i = skipSpace(doc, vEnd)
-		if i < len(doc) && doc[i] == ',' {
-			i = skipSpace(doc, i+1)
+	i := skipSpace(args, 0)
+	if args[i] != '{' {
+		return vals, false
+	}
+	i = skipSpace(args, i+1)
+	for i < len(args) && args[i] == '"' {
+		end := stringEnd(args, i)
+		key, _ := unquote(args[i:end])
+		i = skipSpace(args, end)
+		i = skipSpace(args, i+1) // ':'
+		vEnd := valueEnd(args, i)
+		for k, want := range keys {
+			if key == want {
+				vals[k] = args[i:vEnd]
+			}
+		}
+		i = skipSpace(args, vEnd)
+		if i < len(args) && args[i] == ',' {
+			i = skipSpace(args, i+1)
 		}
 	}
-	return true
+	return vals, true
 }
 
 func skipSpace(b []byte, i int) int {
