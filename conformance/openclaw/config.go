@@ -26,6 +26,9 @@ type pluginTool struct {
 	Parameters   json.RawMessage `json:"parameters,omitempty"`
 	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
 	DirectOnly   bool            `json:"directOnly,omitempty"`
+	// RequiresApproval makes the plugin's before_tool_call hook ask the
+	// tool host's POST /approve before the call.
+	RequiresApproval bool `json:"requiresApproval,omitempty"`
 }
 
 // A gatewayConfig is what a gateway is started with; two scenarios with
@@ -58,9 +61,12 @@ func (c gatewayConfig) names() []string {
 // buildConfig makes the OpenClaw configuration of a setup: the scenario's
 // document (tools.codeMode and everything else it sets) with the fake
 // model as the only provider, the fixture plugin with the setup's core and
-// plugin tools, a loopback HTTP gateway with token auth, and every update,
-// discovery and catalog lookup off. Paths use the placeholder "{root}".
-func buildConfig(s *conformance.Setup, modelURL string, server []faketools.Spec) (gatewayConfig, error) {
+// plugin tools, OpenClaw's own tools denied but those rel keeps
+// (ownToolPolicy; client names
+// the tools a turn's request carries), a loopback HTTP gateway with token
+// auth, and every update, discovery and catalog lookup off. Paths use the
+// placeholder "{root}".
+func buildConfig(s *conformance.Setup, rel release, modelURL string, server, client []faketools.Spec) (gatewayConfig, error) {
 	doc := map[string]any{}
 	if len(s.Config) > 0 {
 		dec := json.NewDecoder(bytes.NewReader(s.Config))
@@ -100,8 +106,14 @@ func buildConfig(s *conformance.Setup, modelURL string, server []faketools.Spec)
 	tools := make([]pluginTool, len(server))
 	for i, sp := range server {
 		tools[i] = pluginTool{Index: i, Name: sp.Name, Label: sp.Label, Description: sp.Description,
-			Parameters: sp.Schema(), OutputSchema: sp.OutputSchema, DirectOnly: sp.DirectOnly}
+			Parameters: sp.Schema(), OutputSchema: sp.OutputSchema, DirectOnly: sp.DirectOnly,
+			RequiresApproval: sp.RequiresApproval}
 	}
+	names := make([]string, 0, len(server)+len(client))
+	for _, sp := range append(slices.Clone(server), client...) {
+		names = append(names, sp.Name)
+	}
+	ownToolPolicy(doc, names, rel.keptTools())
 	plugins := object(doc, "plugins")
 	object(plugins, "load")["paths"] = []any{"{root}/plugin"}
 
@@ -133,7 +145,11 @@ func object(doc map[string]any, key string) map[string]any {
 func (c gatewayConfig) write(root, pluginSrc, token string, port int, names []string) error {
 	object(object(c.doc, "plugins"), "entries")[pluginID] = map[string]any{
 		"enabled": true,
-		"config":  map[string]any{"scenarioFile": "{root}/scenario.json", "names": names},
+		// A held approval keeps the hook waiting; OpenClaw blocks a call
+		// whose hook times out (15 s by default), so the limit is its
+		// schema's maximum.
+		"hooks":  map[string]any{"timeouts": map[string]any{"before_tool_call": 600000}},
+		"config": map[string]any{"scenarioFile": "{root}/scenario.json", "names": names},
 	}
 	defer delete(object(object(c.doc, "plugins"), "entries"), pluginID)
 	for _, d := range []string{"home", "state", "tmp", "work", "logs", "plugin"} {

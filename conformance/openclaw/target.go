@@ -49,11 +49,6 @@ func expressible(s *conformance.Setup) error {
 	case s.SubAgentAnswer != "":
 		return conformance.NotApplicable("openclaw target: Swarm sub-agents are not scripted")
 	}
-	for _, sp := range s.Tools {
-		if sp.RequiresApproval {
-			return conformance.NotApplicable("openclaw target: tool approvals are not routed to the tool host")
-		}
-	}
 	return nil
 }
 
@@ -80,7 +75,7 @@ func (t *target) prepare() (fresh bool, err error) {
 	}
 	setup := *t.setup
 	setup.Config = doc
-	cfg, err := buildConfig(&setup, t.r.model.URL(), server)
+	cfg, err := buildConfig(&setup, t.r.release, t.r.model.URL(), server, client)
 	if err != nil {
 		return false, err
 	}
