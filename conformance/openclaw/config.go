@@ -19,6 +19,8 @@ const modelRef = "fake/fake-model"
 
 // A pluginTool is one scenario tool as the fixture plugin registers it.
 type pluginTool struct {
+	// Plugin is the id of the plugin that registers the tool (pluginFor).
+	Plugin       string          `json:"plugin"`
 	Index        int             `json:"index"`
 	Name         string          `json:"name"`
 	Label        string          `json:"label,omitempty"`
@@ -49,6 +51,16 @@ func (c gatewayConfig) key() string {
 	return string(b)
 }
 
+// plugins returns the sorted ids of the plugins the scenario's tools need.
+func (c gatewayConfig) plugins() []string {
+	out := []string{pluginID}
+	for _, t := range c.tools {
+		out = append(out, t.Plugin)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
 // names returns the names of the scenario's tools.
 func (c gatewayConfig) names() []string {
 	out := make([]string, len(c.tools))
@@ -66,7 +78,10 @@ func (c gatewayConfig) names() []string {
 // the tools a turn's request carries), a loopback HTTP gateway with token
 // auth, and every update, discovery and catalog lookup off. Paths use the
 // placeholder "{root}".
-func buildConfig(s *conformance.Setup, rel release, modelURL string, server, client []faketools.Spec) (gatewayConfig, error) {
+//
+// Each server tool is registered by the plugin of its owner (owners.go),
+// bundled the ids of the plugins bundled with OpenClaw.
+func buildConfig(s *conformance.Setup, rel release, bundled map[string]bool, modelURL string, server, client []faketools.Spec) (gatewayConfig, error) {
 	doc := map[string]any{}
 	if len(s.Config) > 0 {
 		dec := json.NewDecoder(bytes.NewReader(s.Config))
@@ -105,7 +120,7 @@ func buildConfig(s *conformance.Setup, rel release, modelURL string, server, cli
 
 	tools := make([]pluginTool, len(server))
 	for i, sp := range server {
-		tools[i] = pluginTool{Index: i, Name: sp.Name, Label: sp.Label, Description: sp.Description,
+		tools[i] = pluginTool{Plugin: pluginFor(owner(sp), bundled), Index: i, Name: sp.Name, Label: sp.Label, Description: sp.Description,
 			Parameters: sp.Schema(), OutputSchema: sp.OutputSchema, DirectOnly: sp.DirectOnly,
 			RequiresApproval: sp.RequiresApproval}
 	}
@@ -114,8 +129,7 @@ func buildConfig(s *conformance.Setup, rel release, modelURL string, server, cli
 		names = append(names, sp.Name)
 	}
 	ownToolPolicy(doc, names, rel.keptTools())
-	plugins := object(doc, "plugins")
-	object(plugins, "load")["paths"] = []any{"{root}/plugin"}
+	object(doc, "plugins")
 
 	keys := make([]string, 0, len(s.Env))
 	for k := range s.Env {
@@ -140,19 +154,37 @@ func object(doc map[string]any, key string) map[string]any {
 }
 
 // write lays out a gateway root: the configuration (placeholders filled
-// in), the fixture plugin with a manifest declaring the tools, and the
-// home, state, tmp, work and logs directories.
-func (c gatewayConfig) write(root, pluginSrc, token string, port int, names []string) error {
-	object(object(c.doc, "plugins"), "entries")[pluginID] = map[string]any{
-		"enabled": true,
-		// A held approval keeps the hook waiting; OpenClaw blocks a call
-		// whose hook times out (15 s by default), so the limit is its
-		// schema's maximum.
-		"hooks":  map[string]any{"timeouts": map[string]any{"before_tool_call": 600000}},
-		"config": map[string]any{"scenarioFile": "{root}/scenario.json", "names": names},
+// in), one directory per plugin id in plugins (pluginID among them) with
+// the fixture plugin and a manifest declaring the tools names, and the
+// home, state, tmp, work and logs directories. Only the fixture plugin
+// installs the before_tool_call hook.
+func (c gatewayConfig) write(root, pluginSrc, token string, port int, names, plugins []string) error {
+	entries := object(object(c.doc, "plugins"), "entries")
+	load := object(object(c.doc, "plugins"), "load")
+	paths := make([]any, len(plugins))
+	for i, id := range plugins {
+		paths[i] = "{root}/plugins/" + id
+		entry := map[string]any{
+			"enabled": true,
+			"config": map[string]any{"scenarioFile": "{root}/scenario.json", "names": names,
+				"plugin": id, "hooks": id == pluginID},
+		}
+		if id == pluginID {
+			// A held approval keeps the hook waiting; OpenClaw blocks a
+			// call whose hook times out (15 s by default), so the limit is
+			// its schema's maximum.
+			entry["hooks"] = map[string]any{"timeouts": map[string]any{"before_tool_call": 600000}}
+		}
+		entries[id] = entry
 	}
-	defer delete(object(object(c.doc, "plugins"), "entries"), pluginID)
-	for _, d := range []string{"home", "state", "tmp", "work", "logs", "plugin"} {
+	load["paths"] = paths
+	defer func() {
+		for _, id := range plugins {
+			delete(entries, id)
+		}
+		delete(load, "paths")
+	}()
+	for _, d := range []string{"home", "state", "tmp", "work", "logs", "plugins"} {
 		if err := os.MkdirAll(filepath.Join(root, d), 0o700); err != nil {
 			return err
 		}
@@ -171,18 +203,32 @@ func (c gatewayConfig) write(root, pluginSrc, token string, port int, names []st
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(root, "plugin", "index.js"), index, 0o600); err != nil {
+	for _, id := range plugins {
+		if err := writePlugin(filepath.Join(root, "plugins", id), id, index, names); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writePlugin writes one plugin directory: the fixture plugin's code under
+// the plugin id id, declaring the tools names.
+func writePlugin(dir, id string, index []byte, names []string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "index.js"), index, 0o600); err != nil {
 		return err
 	}
 	manifest := map[string]any{
-		"id": pluginID, "name": "Code Mode Kit fixture",
+		"id": id, "name": "Code Mode Kit fixture (" + id + ")",
 		"description":  "Scenario tools of the Code Mode Kit conformance suite, run by its tool host.",
 		"contracts":    map[string]any{"tools": names},
 		"activation":   map[string]any{"onStartup": true},
 		"configSchema": map[string]any{"type": "object", "additionalProperties": true},
 	}
 	pkg := map[string]any{
-		"name": "codemodekit-openclaw-fixture", "version": "0.0.0", "private": true, "type": "module",
+		"name": "codemodekit-openclaw-fixture-" + id, "version": "0.0.0", "private": true, "type": "module",
 		"openclaw": map[string]any{"extensions": []any{"./index.js"}},
 	}
 	for name, v := range map[string]any{"openclaw.plugin.json": manifest, "package.json": pkg} {
@@ -190,7 +236,7 @@ func (c gatewayConfig) write(root, pluginSrc, token string, port int, names []st
 		if err != nil {
 			return err
 		}
-		if err := os.WriteFile(filepath.Join(root, "plugin", name), b, 0o600); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o600); err != nil {
 			return err
 		}
 	}

@@ -26,7 +26,8 @@ const stopGrace = 15 * time.Second
 // A gateway is one running `openclaw gateway run`.
 type gateway struct {
 	key     string   // the configuration it runs: what a scenario must match to reuse it
-	names   []string // the tool names the fixture plugin declares, sorted
+	names   []string // the tool names the fixture plugins declare, sorted
+	plugins []string // the ids of the fixture plugins it loads, sorted
 	dir     string   // its root: config, state, home, tmp, workspace, logs
 	url     string
 	token   string

@@ -16,6 +16,12 @@ var nameMember = regexp.MustCompile(`"name"\s*:\s*"([A-Za-z0-9_.\-]+)"`)
 // tools share a gateway. Extra names cost nothing: the plugin's factory
 // returns no tool for a name the running scenario lacks.
 func KnownToolNames(fsyss ...fs.FS) ([]string, error) {
+	return knownMembers(nameMember, fsyss...)
+}
+
+// knownMembers returns the sorted, distinct first submatches of re in the
+// .json and .feature files of fsyss.
+func knownMembers(re *regexp.Regexp, fsyss ...fs.FS) ([]string, error) {
 	var out []string
 	for _, fsys := range fsyss {
 		err := fs.WalkDir(fsys, ".", func(path string, d fs.DirEntry, err error) error {
@@ -26,7 +32,7 @@ func KnownToolNames(fsyss ...fs.FS) ([]string, error) {
 			if err != nil {
 				return err
 			}
-			for _, m := range nameMember.FindAllSubmatch(b, -1) {
+			for _, m := range re.FindAllSubmatch(b, -1) {
 				out = append(out, string(m[1]))
 			}
 			return nil

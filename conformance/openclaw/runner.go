@@ -50,12 +50,16 @@ type Options struct {
 	// gateway, besides the running scenario's: a scenario whose tools are
 	// all declared reuses the gateway (see KnownToolNames).
 	ToolNames []string
+	// Owners are the tool owners whose plugins every gateway loads,
+	// besides the running scenario's (see KnownOwners and owners.go).
+	Owners []string
 }
 
 // A Runner runs scenarios against OpenClaw, one at a time.
 type Runner struct {
 	opts    Options
 	release release
+	bundled map[string]bool // ids of the plugins the install bundles
 	root    string
 	model   *fakemodel.Server
 	front   *httptest.Server
@@ -94,7 +98,7 @@ func NewRunner(o Options) (*Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Runner{opts: o, release: rel, root: o.Root, broken: map[string]error{}}
+	r := &Runner{opts: o, release: rel, bundled: bundledPlugins(o.Install), root: o.Root, broken: map[string]error{}}
 	if r.root == "" {
 		dir, err := os.MkdirTemp("", "conform-openclaw-")
 		if err != nil {
@@ -187,6 +191,7 @@ func (r *Runner) gateway(cfg gatewayConfig) (*gateway, bool, error) {
 func (r *Runner) gatewayFor(cfg gatewayConfig) (*gateway, bool, error) {
 	key := cfg.key()
 	names := cfg.names()
+	plugins := cfg.plugins()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.closed {
@@ -196,7 +201,7 @@ func (r *Runner) gatewayFor(cfg gatewayConfig) (*gateway, bool, error) {
 		return nil, false, err
 	}
 	for i, g := range r.running {
-		if g.key == key && g.alive() == nil && declares(g.names, names) {
+		if g.key == key && g.alive() == nil && declares(g.names, names) && declares(g.plugins, plugins) {
 			r.running = append(append(r.running[:i:i], r.running[i+1:]...), g)
 			return g, false, nil
 		}
@@ -217,13 +222,18 @@ func (r *Runner) gatewayFor(cfg gatewayConfig) (*gateway, bool, error) {
 	all := append(slices.Clone(r.opts.ToolNames), names...)
 	slices.Sort(all)
 	all = slices.Compact(all)
+	for _, o := range append(slices.Clone(r.opts.Owners), coreOwner) {
+		plugins = append(plugins, pluginFor(o, r.bundled))
+	}
+	slices.Sort(plugins)
+	plugins = slices.Compact(plugins)
 	r.gateways++
 	dir := filepath.Join(r.root, "gw"+strconv.Itoa(r.gateways))
 	port, err := freePort()
 	if err != nil {
 		return nil, false, err
 	}
-	if err := cfg.write(dir, r.opts.Plugin, r.token, port, all); err != nil {
+	if err := cfg.write(dir, r.opts.Plugin, r.token, port, all, plugins); err != nil {
 		return nil, false, err
 	}
 	// A start is not bound to the step that needed it: it takes 10 s or
@@ -234,7 +244,7 @@ func (r *Runner) gatewayFor(cfg gatewayConfig) (*gateway, bool, error) {
 		r.logf("openclaw: gateway %d failed to start: %v", r.gateways, firstLine(err))
 		return nil, false, err
 	}
-	g.names = all
+	g.names, g.plugins = all, plugins
 	r.starts = append(r.starts, g.started)
 	r.logf("openclaw: gateway %d (pid %d) serving %s after %s", r.gateways, g.cmd.Process.Pid, g.url, g.started.Round(time.Millisecond))
 	r.running = append(r.running, g)

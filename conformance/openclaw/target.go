@@ -75,7 +75,7 @@ func (t *target) prepare() (fresh bool, err error) {
 	}
 	setup := *t.setup
 	setup.Config = doc
-	cfg, err := buildConfig(&setup, t.r.release, t.r.model.URL(), server, client)
+	cfg, err := buildConfig(&setup, t.r.release, t.r.bundled, t.r.model.URL(), server, client)
 	if err != nil {
 		return false, err
 	}

@@ -26,7 +26,8 @@ type transcribedResult struct {
 // transcripts in SQLite (STATE/agents/AGENT/agent/openclaw-agent.sqlite);
 // fixtures/openclaw/transcript.mjs reads them with OpenClaw's own Node. A
 // transcript that cannot be read gives no results: the outcomes then have
-// no details and no error flag, which the scenarios that need them report.
+// no details and no error flag, which the scenarios that need them report;
+// so do details OpenClaw truncated when it persisted them.
 func (tu *turn) transcribed() map[string]transcribedResult {
 	r := tu.t.r
 	agent := tu.spec.AgentID
@@ -60,12 +61,24 @@ func (tu *turn) transcribed() map[string]transcribedResult {
 		}
 		// The Responses API ids are kept as "call_id|item_id".
 		id, _, _ := strings.Cut(rec.ToolCallID, "|")
-		if string(rec.Details) == "null" {
+		if string(rec.Details) == "null" || persistedTruncated(rec.Details) {
 			rec.Details = nil
 		}
 		results[id] = transcribedResult{Text: contentText(rec.Content), Details: rec.Details, IsError: rec.IsError}
 	}
 	return results
+}
+
+// persistedTruncated reports whether details are the stand-in OpenClaw
+// persists for details over its 8 KiB cap (persistedDetailsTruncated:
+// the original's size and a few summary fields). They are not what the
+// tool returned, so the outcome has no details and the payload is read
+// from the text the model was sent.
+func persistedTruncated(details json.RawMessage) bool {
+	var d struct {
+		Truncated bool `json:"persistedDetailsTruncated"`
+	}
+	return json.Unmarshal(details, &d) == nil && d.Truncated
 }
 
 // contentText joins the text blocks of a tool result's content.

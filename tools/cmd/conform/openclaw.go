@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -84,13 +85,18 @@ func openclawInfo(version string, stderr io.Writer) (targetInfo, string, func(),
 	if err != nil {
 		return targetInfo{}, "", nil, err
 	}
-	names, err := openclaw.KnownToolNames(os.DirFS(filepath.Join(root, "fixtures", "catalogs")), os.DirFS(filepath.Join(root, "features")))
+	data := []fs.FS{os.DirFS(filepath.Join(root, "fixtures", "catalogs")), os.DirFS(filepath.Join(root, "features"))}
+	names, err := openclaw.KnownToolNames(data...)
+	if err != nil {
+		return targetInfo{}, "", nil, err
+	}
+	owners, err := openclaw.KnownOwners(data...)
 	if err != nil {
 		return targetInfo{}, "", nil, err
 	}
 	r, err := openclaw.NewRunner(openclaw.Options{
 		Install: install, Plugin: filepath.Join(root, "fixtures", "openclaw", "plugin"), Log: stderr,
-		Keep: os.Getenv("CODEMODEKIT_OPENCLAW_KEEP") != "", ToolNames: names,
+		Keep: os.Getenv("CODEMODEKIT_OPENCLAW_KEEP") != "", ToolNames: names, Owners: owners,
 		MCPFixtures: codemodetest.RealMCPFixtures,
 	})
 	if err != nil {
