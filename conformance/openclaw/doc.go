@@ -13,7 +13,15 @@
 //
 // Scenario tools (core and plugin) are registered by the fixture plugin
 // fixtures/openclaw/plugin, which delegates every call to the tool host;
-// client tools go in the turn's request. A turn is one POST /v1/responses
+// client tools go in the turn's request. The plugin's code is loaded once
+// per tool owner, under the owner as plugin id ("core" for core tools), so
+// that OpenClaw itself names the catalog entries as the scenario expects
+// (owners.go). OpenClaw's own core and bundled-plugin tools are denied in
+// a tools.byProvider layer of their own, except those the scenario names
+// and the direct-only ones OpenClaw always shows (owntools.go). The plugin
+// forwards OpenClaw's before_tool_call hook to the tool host, which
+// records the event and gives the scenario's verdict, and asks the tool
+// host before a call of an approval-gated tool. A turn is one POST /v1/responses
 // with the turn's key as input and its own session key; the gateway's
 // model requests carry the model-visible tools and the tool outputs.
 // Structured details and error flags come from the session transcript

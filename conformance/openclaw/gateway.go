@@ -29,6 +29,7 @@ type gateway struct {
 	names   []string // the tool names the fixture plugins declare, sorted
 	plugins []string // the ids of the fixture plugins it loads, sorted
 	dir     string   // its root: config, state, home, tmp, workspace, logs
+	env     []string // the scenario environment it runs with
 	url     string
 	token   string
 	cmd     *exec.Cmd
@@ -65,7 +66,7 @@ func startGateway(ctx context.Context, install, dir, key, token string, port int
 	defer logf.Close()
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	g := &gateway{key: key, dir: dir, url: "http://127.0.0.1:" + strconv.Itoa(port), token: token, cmd: cmd, exited: make(chan struct{})}
+	g := &gateway{key: key, dir: dir, env: env, url: "http://127.0.0.1:" + strconv.Itoa(port), token: token, cmd: cmd, exited: make(chan struct{})}
 	t0 := time.Now()
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("openclaw: start gateway: %w", err)

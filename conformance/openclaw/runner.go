@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -249,6 +250,33 @@ func (r *Runner) gatewayFor(cfg gatewayConfig) (*gateway, bool, error) {
 	r.logf("openclaw: gateway %d (pid %d) serving %s after %s", r.gateways, g.cmd.Process.Pid, g.url, g.started.Round(time.Millisecond))
 	r.running = append(r.running, g)
 	return g, true, nil
+}
+
+// restart stops g by PID and starts a gateway from its root again.
+func (r *Runner) restart(ctx context.Context, g *gateway) (*gateway, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return nil, errors.New("openclaw: runner closed")
+	}
+	r.running = slices.DeleteFunc(r.running, func(x *gateway) bool { return x == g })
+	if err := g.stop(); err != nil {
+		r.logf("openclaw: %v", firstLine(err))
+	}
+	r.logf("openclaw: gateway (pid %d) stopped for a restart", g.cmd.Process.Pid)
+	port, err := strconv.Atoi(g.url[strings.LastIndexByte(g.url, ':')+1:])
+	if err != nil {
+		return nil, fmt.Errorf("openclaw: restart: the gateway's port: %w", err)
+	}
+	n, err := startGateway(ctx, r.opts.Install, g.dir, g.key, r.token, port, g.env)
+	if err != nil {
+		return nil, fmt.Errorf("openclaw: restart: %w", err)
+	}
+	n.names, n.plugins = g.names, g.plugins
+	r.starts = append(r.starts, n.started)
+	r.logf("openclaw: gateway (pid %d) restarted, serving %s after %s", n.cmd.Process.Pid, n.url, n.started.Round(time.Millisecond))
+	r.running = append(r.running, n)
+	return n, nil
 }
 
 // declares reports whether every name is in the sorted list all.

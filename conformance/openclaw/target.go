@@ -2,6 +2,7 @@ package openclaw
 
 import (
 	"context"
+	"errors"
 	"net/url"
 	"slices"
 
@@ -94,5 +95,22 @@ func (t *target) Close() error {
 		t.r.setHost(nil)
 		t.host.Close()
 	}
+	return nil
+}
+
+// Restart implements conformance.Restarter: the scenario's gateway is
+// stopped by PID and started again from the same root, so OpenClaw keeps
+// its configuration, state directory and session transcripts and loses
+// what it held in memory. Scenarios run one at a time, so no other
+// scenario uses the gateway.
+func (t *target) Restart(ctx context.Context) error {
+	if t.gw == nil {
+		return errors.New("openclaw: restart before the scenario's first turn: no gateway runs")
+	}
+	g, err := t.r.restart(ctx, t.gw)
+	if err != nil {
+		return err
+	}
+	t.gw = g
 	return nil
 }
