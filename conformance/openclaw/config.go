@@ -31,6 +31,9 @@ type pluginTool struct {
 	// RequiresApproval makes the plugin's before_tool_call hook ask the
 	// tool host's POST /approve before the call.
 	RequiresApproval bool `json:"requiresApproval,omitempty"`
+	// ReplaySafe tools are declared replay-safe in their plugin's manifest
+	// (toolMetadata), where OpenClaw reads it at start.
+	ReplaySafe bool `json:"replaySafe,omitempty"`
 }
 
 // A gatewayConfig is what a gateway is started with; two scenarios with
@@ -45,10 +48,24 @@ type gatewayConfig struct {
 // key identifies the configuration.
 func (c gatewayConfig) key() string {
 	b, _ := json.Marshal(struct {
-		Doc map[string]any
-		Env []string
-	}{c.doc, c.env})
+		Doc        map[string]any
+		Env        []string
+		ReplaySafe []string
+	}{c.doc, c.env, c.replaySafe()})
 	return string(b)
+}
+
+// replaySafe returns "<plugin>/<name>" of every replay-safe tool, sorted:
+// the manifests declare them, so they are part of the configuration.
+func (c gatewayConfig) replaySafe() []string {
+	var out []string
+	for _, t := range c.tools {
+		if t.ReplaySafe {
+			out = append(out, t.Plugin+"/"+t.Name)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // plugins returns the sorted ids of the plugins the scenario's tools need.
@@ -122,7 +139,7 @@ func buildConfig(s *conformance.Setup, rel release, bundled map[string]bool, mod
 	for i, sp := range server {
 		tools[i] = pluginTool{Plugin: pluginFor(owner(sp), bundled), Index: i, Name: sp.Name, Label: sp.Label, Description: sp.Description,
 			Parameters: sp.Schema(), OutputSchema: sp.OutputSchema, DirectOnly: sp.DirectOnly,
-			RequiresApproval: sp.RequiresApproval}
+			RequiresApproval: sp.RequiresApproval, ReplaySafe: sp.ReplaySafe}
 	}
 	names := make([]string, 0, len(server)+len(client))
 	for _, sp := range append(slices.Clone(server), client...) {
@@ -204,7 +221,13 @@ func (c gatewayConfig) write(root, pluginSrc, token string, port int, names, plu
 		return err
 	}
 	for _, id := range plugins {
-		if err := writePlugin(filepath.Join(root, "plugins", id), id, index, names); err != nil {
+		var safe []string
+		for _, t := range c.tools {
+			if t.ReplaySafe && t.Plugin == id {
+				safe = append(safe, t.Name)
+			}
+		}
+		if err := writePlugin(filepath.Join(root, "plugins", id), id, index, names, safe); err != nil {
 			return err
 		}
 	}
@@ -212,8 +235,9 @@ func (c gatewayConfig) write(root, pluginSrc, token string, port int, names, plu
 }
 
 // writePlugin writes one plugin directory: the fixture plugin's code under
-// the plugin id id, declaring the tools names.
-func writePlugin(dir, id string, index []byte, names []string) error {
+// the plugin id id, declaring the tools names, those in replaySafe as
+// replay-safe.
+func writePlugin(dir, id string, index []byte, names, replaySafe []string) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
@@ -226,6 +250,13 @@ func writePlugin(dir, id string, index []byte, names []string) error {
 		"contracts":    map[string]any{"tools": names},
 		"activation":   map[string]any{"onStartup": true},
 		"configSchema": map[string]any{"type": "object", "additionalProperties": true},
+	}
+	if len(replaySafe) > 0 {
+		meta := map[string]any{}
+		for _, n := range replaySafe {
+			meta[n] = map[string]any{"replaySafe": true}
+		}
+		manifest["toolMetadata"] = meta
 	}
 	pkg := map[string]any{
 		"name": "codemodekit-openclaw-fixture-" + id, "version": "0.0.0", "private": true, "type": "module",

@@ -27,7 +27,7 @@ type transcribedResult struct {
 // fixtures/openclaw/transcript.mjs reads them with OpenClaw's own Node. A
 // transcript that cannot be read gives no results: the outcomes then have
 // no details and no error flag, which the scenarios that need them report;
-// so do details OpenClaw truncated when it persisted them.
+// see outcomeDetails for details OpenClaw truncated when it persisted them.
 func (tu *turn) transcribed() map[string]transcribedResult {
 	r := tu.t.r
 	agent := tu.spec.AgentID
@@ -61,7 +61,7 @@ func (tu *turn) transcribed() map[string]transcribedResult {
 		}
 		// The Responses API ids are kept as "call_id|item_id".
 		id, _, _ := strings.Cut(rec.ToolCallID, "|")
-		if string(rec.Details) == "null" || persistedTruncated(rec.Details) {
+		if string(rec.Details) == "null" {
 			rec.Details = nil
 		}
 		results[id] = transcribedResult{Text: contentText(rec.Content), Details: rec.Details, IsError: rec.IsError}
@@ -71,14 +71,25 @@ func (tu *turn) transcribed() map[string]transcribedResult {
 
 // persistedTruncated reports whether details are the stand-in OpenClaw
 // persists for details over its 8 KiB cap (persistedDetailsTruncated:
-// the original's size and a few summary fields). They are not what the
-// tool returned, so the outcome has no details and the payload is read
-// from the text the model was sent.
+// the original's size and a few summary fields such as status).
 func persistedTruncated(details json.RawMessage) bool {
 	var d struct {
 		Truncated bool `json:"persistedDetailsTruncated"`
 	}
 	return json.Unmarshal(details, &d) == nil && d.Truncated
+}
+
+// outcomeDetails returns the details of an outcome whose text is text:
+// the transcribed details, except for the stand-in of details OpenClaw
+// truncated when it persisted them, which is not what the tool returned:
+// when the text is JSON (an exec or wait payload the model was sent) the
+// outcome has no details and the payload is read from the text; otherwise
+// the stand-in is the best record there is (it keeps the status).
+func outcomeDetails(details json.RawMessage, text string) json.RawMessage {
+	if persistedTruncated(details) && json.Valid([]byte(text)) {
+		return nil
+	}
+	return details
 }
 
 // contentText joins the text blocks of a tool result's content.

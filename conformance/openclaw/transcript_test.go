@@ -24,3 +24,21 @@ func TestPersistedTruncated(t *testing.T) {
 		}
 	}
 }
+
+func TestOutcomeDetails(t *testing.T) {
+	stand := `{"persistedDetailsTruncated": true, "finalDetailsTruncated": true, "status": "completed"}`
+	tests := []struct {
+		details, text, want string
+	}{
+		{stand, `{"status": "completed", "value": "x"}`, ""},
+		{stand, `{"status": "completed", "value": "xx`, stand}, // the text was cut too: keep the stand-in
+		{stand, `plain text`, stand},
+		{`{"status": "completed"}`, `{"status": "completed"}`, `{"status": "completed"}`},
+		{``, `{}`, ``},
+	}
+	for _, tt := range tests {
+		if got := string(outcomeDetails(json.RawMessage(tt.details), tt.text)); got != tt.want {
+			t.Errorf("outcomeDetails(%s, %q) = %s, want %s", tt.details, tt.text, got, tt.want)
+		}
+	}
+}

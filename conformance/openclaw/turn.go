@@ -203,7 +203,7 @@ func (tu *turn) CallBatch(ctx context.Context, calls []conformance.ToolCall) ([]
 			r, ok = results[ids[i]]
 		}
 		if ok {
-			outs[i].Details, outs[i].IsError = r.Details, r.IsError
+			outs[i].Details, outs[i].IsError = outcomeDetails(r.Details, text), r.IsError
 		}
 	}
 	return outs, nil
@@ -263,7 +263,7 @@ func (tu *turn) recorded(calls []conformance.ToolCall) ([]conformance.Outcome, b
 		if !ok {
 			return nil, false
 		}
-		outs[i] = conformance.Outcome{Text: r.Text, Details: r.Details, IsError: r.IsError}
+		outs[i] = conformance.Outcome{Text: r.Text, Details: outcomeDetails(r.Details, r.Text), IsError: r.IsError}
 	}
 	return outs, true
 }
