@@ -176,8 +176,12 @@ func object(doc map[string]any, key string) map[string]any {
 // home, state, tmp, work and logs directories. Only the fixture plugin
 // installs the before_tool_call hook.
 func (c gatewayConfig) write(root, pluginSrc, token string, port int, names, plugins []string) error {
-	entries := object(object(c.doc, "plugins"), "entries")
-	load := object(object(c.doc, "plugins"), "load")
+	doc, err := clone(c.doc)
+	if err != nil {
+		return err
+	}
+	entries := object(object(doc, "plugins"), "entries")
+	load := object(object(doc, "plugins"), "load")
 	paths := make([]any, len(plugins))
 	for i, id := range plugins {
 		paths[i] = "{root}/plugins/" + id
@@ -195,18 +199,12 @@ func (c gatewayConfig) write(root, pluginSrc, token string, port int, names, plu
 		entries[id] = entry
 	}
 	load["paths"] = paths
-	defer func() {
-		for _, id := range plugins {
-			delete(entries, id)
-		}
-		delete(load, "paths")
-	}()
 	for _, d := range []string{"home", "state", "tmp", "work", "logs", "plugins"} {
 		if err := os.MkdirAll(filepath.Join(root, d), 0o700); err != nil {
 			return err
 		}
 	}
-	b, err := json.MarshalIndent(c.doc, "", "  ")
+	b, err := json.MarshalIndent(doc, "", "  ")
 	if err != nil {
 		return err
 	}
@@ -232,6 +230,21 @@ func (c gatewayConfig) write(root, pluginSrc, token string, port int, names, plu
 		}
 	}
 	return nil
+}
+
+// clone returns a deep copy of a configuration document.
+func clone(doc map[string]any) (map[string]any, error) {
+	b, err := json.Marshal(doc)
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var out map[string]any
+	if err := dec.Decode(&out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // writePlugin writes one plugin directory: the fixture plugin's code under
