@@ -21,7 +21,10 @@
 // and the direct-only ones OpenClaw always shows (owntools.go). The plugin
 // forwards OpenClaw's before_tool_call hook to the tool host, which
 // records the event and gives the scenario's verdict, and asks the tool
-// host before a call of an approval-gated tool. A turn is one POST /v1/responses
+// host before a call of an approval-gated tool. Replay-safe tools are
+// declared in their plugin's manifest (toolMetadata), where OpenClaw reads
+// them. A restart (conformance.Restarter) stops the scenario's gateway by
+// PID and starts it again from the same root. A turn is one POST /v1/responses
 // with the turn's key as input and its own session key; the gateway's
 // model requests carry the model-visible tools and the tool outputs.
 // Structured details and error flags come from the session transcript
