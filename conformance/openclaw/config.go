@@ -50,22 +50,26 @@ func (c gatewayConfig) key() string {
 	b, _ := json.Marshal(struct {
 		Doc        map[string]any
 		Env        []string
-		ReplaySafe []string
+		ReplaySafe map[string][]string
 	}{c.doc, c.env, c.replaySafe()})
 	return string(b)
 }
 
-// replaySafe returns "<plugin>/<name>" of every replay-safe tool, sorted:
-// the manifests declare them, so they are part of the configuration.
-func (c gatewayConfig) replaySafe() []string {
-	var out []string
+// replaySafe returns the names of the replay-safe tools by plugin id,
+// sorted: the manifests declare them, so they are part of the
+// configuration.
+func (c gatewayConfig) replaySafe() map[string][]string {
+	out := map[string][]string{}
 	for _, t := range c.tools {
 		if t.ReplaySafe {
-			out = append(out, t.Plugin+"/"+t.Name)
+			out[t.Plugin] = append(out[t.Plugin], t.Name)
 		}
 	}
-	slices.Sort(out)
-	return slices.Compact(out)
+	for id, names := range out {
+		slices.Sort(names)
+		out[id] = slices.Compact(names)
+	}
+	return out
 }
 
 // plugins returns the sorted ids of the plugins the scenario's tools need.
@@ -218,14 +222,9 @@ func (c gatewayConfig) write(root, pluginSrc, token string, port int, names, plu
 	if err != nil {
 		return err
 	}
+	safe := c.replaySafe()
 	for _, id := range plugins {
-		var safe []string
-		for _, t := range c.tools {
-			if t.ReplaySafe && t.Plugin == id {
-				safe = append(safe, t.Name)
-			}
-		}
-		if err := writePlugin(filepath.Join(root, "plugins", id), id, index, names, safe); err != nil {
+		if err := writePlugin(filepath.Join(root, "plugins", id), id, index, names, safe[id]); err != nil {
 			return err
 		}
 	}

@@ -31,6 +31,7 @@ type gateway struct {
 	dir     string   // its root: config, state, home, tmp, workspace, logs
 	env     []string // the scenario environment it runs with
 	url     string
+	port    int
 	token   string
 	cmd     *exec.Cmd
 	exited  chan struct{}
@@ -66,7 +67,7 @@ func startGateway(ctx context.Context, install, dir, key, token string, port int
 	defer logf.Close()
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	g := &gateway{key: key, dir: dir, env: env, url: "http://127.0.0.1:" + strconv.Itoa(port), token: token, cmd: cmd, exited: make(chan struct{})}
+	g := &gateway{key: key, dir: dir, env: env, port: port, url: "http://127.0.0.1:" + strconv.Itoa(port), token: token, cmd: cmd, exited: make(chan struct{})}
 	t0 := time.Now()
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("openclaw: start gateway: %w", err)

@@ -1,6 +1,7 @@
 package openclaw
 
 import (
+	"maps"
 	"slices"
 	"strings"
 )
@@ -103,7 +104,7 @@ func ownToolPolicy(doc map[string]any, names, kept []string) {
 		add(n)
 	}
 	var disable []string
-	for _, id := range sortedKeys(ownPlugins) {
+	for _, id := range slices.Sorted(maps.Keys(ownPlugins)) {
 		clash := false
 		for _, n := range ownPlugins[id] {
 			add(n)
@@ -187,13 +188,4 @@ func objectIn(doc map[string]any, key string) (map[string]any, bool) {
 	}
 	m, ok := v.(map[string]any)
 	return m, ok
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

@@ -16,7 +16,6 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -61,6 +60,7 @@ type Runner struct {
 	opts    Options
 	release release
 	bundled map[string]bool // ids of the plugins the install bundles
+	owners  []string        // plugin ids of Options.Owners and core (pluginFor), sorted
 	root    string
 	model   *fakemodel.Server
 	front   *httptest.Server
@@ -100,6 +100,11 @@ func NewRunner(o Options) (*Runner, error) {
 		return nil, err
 	}
 	r := &Runner{opts: o, release: rel, bundled: bundledPlugins(o.Install), root: o.Root, broken: map[string]error{}}
+	for _, owner := range append(slices.Clone(o.Owners), coreOwner) {
+		r.owners = append(r.owners, pluginFor(owner, r.bundled))
+	}
+	slices.Sort(r.owners)
+	r.owners = slices.Compact(r.owners)
 	if r.root == "" {
 		dir, err := os.MkdirTemp("", "conform-openclaw-")
 		if err != nil {
@@ -223,9 +228,7 @@ func (r *Runner) gatewayFor(cfg gatewayConfig) (*gateway, bool, error) {
 	all := append(slices.Clone(r.opts.ToolNames), names...)
 	slices.Sort(all)
 	all = slices.Compact(all)
-	for _, o := range append(slices.Clone(r.opts.Owners), coreOwner) {
-		plugins = append(plugins, pluginFor(o, r.bundled))
-	}
+	plugins = append(plugins, r.owners...)
 	slices.Sort(plugins)
 	plugins = slices.Compact(plugins)
 	r.gateways++
@@ -264,11 +267,7 @@ func (r *Runner) restart(ctx context.Context, g *gateway) (*gateway, error) {
 		r.logf("openclaw: %v", firstLine(err))
 	}
 	r.logf("openclaw: gateway (pid %d) stopped for a restart", g.cmd.Process.Pid)
-	port, err := strconv.Atoi(g.url[strings.LastIndexByte(g.url, ':')+1:])
-	if err != nil {
-		return nil, fmt.Errorf("openclaw: restart: the gateway's port: %w", err)
-	}
-	n, err := startGateway(ctx, r.opts.Install, g.dir, g.key, r.token, port, g.env)
+	n, err := startGateway(ctx, r.opts.Install, g.dir, g.key, r.token, g.port, g.env)
 	if err != nil {
 		return nil, fmt.Errorf("openclaw: restart: %w", err)
 	}
