@@ -608,3 +608,39 @@ func BenchmarkMemoryPerVM(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkPacing measures what the preempter costs compute-bound guests:
+// the same programs with it on and off (QuickJS's own poll every 10000
+// counts only). The engine is shared, so the flag is restored after.
+func BenchmarkPacing(b *testing.B) {
+	progs := []struct{ name, src string }{
+		{"loop", `(function () { let n = 0; for (let i = 0; i < 1e6; i++) n += i; return n })()`},
+		{"fib22", `fib(22)`},
+	}
+	for _, p := range progs {
+		for _, on := range []bool{true, false} {
+			name := p.name + "/preempter=off"
+			if on {
+				name = p.name + "/preempter=on"
+			}
+			b.Run(name, func(b *testing.B) {
+				e := benchEng(b)
+				if !e.preempt.enabled {
+					b.Skip("the preempter is off for this binary")
+				}
+				vm := benchVM(b)
+				if err := vm.Eval(`function fib(n){return n<2?n:fib(n-1)+fib(n-2)}`, "fib.js"); err != nil {
+					b.Fatal(err)
+				}
+				e.preempt.enabled = on
+				defer func() { e.preempt.enabled = true }()
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					if err := vm.Eval(p.src, "bench.js"); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

@@ -25,12 +25,15 @@ import (
 // a collection that starts before the next poke stops the timer too. So the
 // poll itself paces the next one (VM.pace): when the last period was slow
 // (half an interval or more), the counter is set to 1 and the guest polls
-// at every count until its counts are fast again. A loop of long built-ins
-// then polls every iteration without help. What is left is a guest whose
-// counts turn slow right after a fast poll, during one timer interval in
-// which a collection starts; Options.StrictPreemption closes that too, at
-// a cost (wazero's termination checks on every wasm loop, 3-4x slower
-// compute, engine-probe.md).
+// at every count until its counts are fast again; fast periods double it
+// back, up to maxPaced, never to QuickJS's 10000. A loop of long built-ins
+// then polls every iteration without help, and a guest whose counts turn
+// slow right after a run of fast polls, just as a collection stops the
+// timer, runs at most maxPaced slow counts before it polls (with 10000 a
+// JSON.stringify loop held a collection for 56 s in CI). What is left
+// (maxPaced built-in calls then, and always the one in progress) is closed
+// by Options.StrictPreemption, at a cost: wazero's termination checks on
+// every wasm loop, 3-4x slower compute (engine-probe.md).
 
 // interruptCounterOffset is the offset of interrupt_counter in JSContext in
 // the pinned quickjs-wasi build (QuickJS-NG). New verifies it on every
@@ -41,6 +44,14 @@ const interruptCounterOffset = 292
 // counterInit is QuickJS's JS_INTERRUPT_COUNTER_INIT, the count a poll
 // resets the counter to.
 const counterInit = 10000
+
+// maxPaced is the largest count pace gives a guest between polls, hence
+// the most calls of a long built-in a collection can wait for. A poll is a
+// host function call: measured side by side (BenchmarkPacing), the whole
+// preempter costs a tight loop and fib(22) about 2% against QuickJS's own
+// poll every 10000 counts; a ceiling of 64 cost 4%, one of 32 10%, and
+// reading a tick count instead of the clock in each poll saved nothing.
+const maxPaced = 128
 
 // preemptInterval is the longest time a running guest goes between polls,
 // plus the duration of one built-in call.
@@ -136,20 +147,21 @@ func (e *Engine) probePreemption(ctx context.Context) error {
 
 // pace runs in every poll, on the VM's goroutine, after QuickJS reset the
 // counter to 10000. A slow last period (half an interval or more) sets it
-// to 1; each fast one doubles it back towards 10000. One fast period is not
-// enough to trust: in `for (;;) JSON.parse(s)` the poll at the call follows
-// the poll at the loop's back-edge immediately, and the parse comes next.
+// to 1; each fast one doubles it back towards maxPaced. One fast period is
+// not enough to trust: in `for (;;) JSON.parse(s)` the poll at the call
+// follows the poll at the loop's back-edge immediately, and the parse comes
+// next.
 func (vm *VM) pace(now int64) {
 	last := vm.lastPoll
 	vm.lastPoll = now
-	next := uint32(counterInit)
+	next := uint32(maxPaced)
 	if now-last >= int64(preemptInterval/2) {
 		next = 1
-	} else if vm.paced < counterInit/2 {
+	} else if vm.paced < maxPaced/2 {
 		next = 2 * vm.paced
 	}
 	vm.paced = next
-	if next < counterInit && vm.linear != nil {
+	if vm.linear != nil {
 		vm.linear.store32(vm.ctxPtr+interruptCounterOffset, next)
 	}
 }
