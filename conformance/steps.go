@@ -407,6 +407,7 @@ func (w *world) abortTurn() error {
 	if err != nil {
 		return err
 	}
+	ts.settled = true
 	ctx, cancel := w.ctx()
 	defer cancel()
 	return ts.turn.Abort(ctx)
@@ -417,6 +418,7 @@ func (w *world) endTurn() error {
 	if err != nil {
 		return err
 	}
+	ts.settled = true
 	ctx, cancel := w.ctx()
 	defer cancel()
 	return ts.turn.End(ctx)

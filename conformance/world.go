@@ -26,6 +26,7 @@ type world struct {
 
 	cur     *turnState
 	prev    *turnState
+	turns   []*turnState // every turn started, in order; close ends those left open
 	runSeq  int
 	callSeq int
 
@@ -46,6 +47,7 @@ type turnState struct {
 	spec        TurnSpec
 	turn        Turn
 	firstExecID string
+	settled     bool // a step ended or aborted it
 }
 
 type callRecord struct {
@@ -100,10 +102,20 @@ func (w *world) start() error {
 	return nil
 }
 
+// close ends the current turn, and every earlier turn the scenario left
+// open (the leak check's first session, a turn followed by another one),
+// latest first, then closes the target. An open turn keeps its agent run
+// after the scenario: on OpenClaw each one held a slot of the gateway's
+// "main" command lane (8), and once 7 were held another session's turn
+// queued past the step limit.
 func (w *world) close() {
-	if w.cur != nil && w.cur.turn != nil {
+	for i := len(w.turns) - 1; i >= 0; i-- {
+		ts := w.turns[i]
+		if ts != w.cur && ts.settled {
+			continue
+		}
 		ctx, cancel := w.ctx()
-		_ = w.cur.turn.End(ctx)
+		_ = ts.turn.End(ctx)
 		cancel()
 	}
 	if w.target != nil {
@@ -132,6 +144,7 @@ func (w *world) startTurn(spec TurnSpec) error {
 		return fmt.Errorf("start turn: %w", err)
 	}
 	w.prev, w.cur = w.cur, &turnState{spec: spec, turn: t}
+	w.turns = append(w.turns, w.cur)
 	return nil
 }
 
