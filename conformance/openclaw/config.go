@@ -103,13 +103,9 @@ func (c gatewayConfig) names() []string {
 // Each server tool is registered by the plugin of its owner (owners.go),
 // bundled the ids of the plugins bundled with OpenClaw.
 func buildConfig(s *conformance.Setup, rel release, bundled map[string]bool, modelURL string, server, client []faketools.Spec) (gatewayConfig, error) {
-	doc := map[string]any{}
-	if len(s.Config) > 0 {
-		dec := json.NewDecoder(bytes.NewReader(s.Config))
-		dec.UseNumber()
-		if err := dec.Decode(&doc); err != nil || doc == nil {
-			doc = map[string]any{}
-		}
+	doc, err := decodeDocument(s.Config)
+	if err != nil || doc == nil {
+		doc = map[string]any{}
 	}
 	doc["gateway"] = map[string]any{
 		"mode": "local", "port": "{port}", "bind": "loopback",
@@ -237,13 +233,22 @@ func clone(doc map[string]any) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
+	return decodeDocument(b)
+}
+
+// decodeDocument decodes a configuration document, numbers keeping their
+// text (json.Number). Empty input is a nil document.
+func decodeDocument(b []byte) (map[string]any, error) {
+	if len(b) == 0 {
+		return nil, nil
+	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
-	var out map[string]any
-	if err := dec.Decode(&out); err != nil {
+	var doc map[string]any
+	if err := dec.Decode(&doc); err != nil {
 		return nil, err
 	}
-	return out, nil
+	return doc, nil
 }
 
 // writePlugin writes one plugin directory: the fixture plugin's code under

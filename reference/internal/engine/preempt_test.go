@@ -33,15 +33,18 @@ func holdBound(t *testing.T, vm *VM, body string) time.Duration {
 	return 128*slowest + time.Second
 }
 
-// gcDuring runs a collection on another goroutine after delay and sends
-// how long it took.
-func gcDuring(delay time.Duration) <-chan time.Duration {
+// gcDuring runs a collection on another goroutine after delay, sends how
+// long it took, then calls then if it is not nil.
+func gcDuring(delay time.Duration, then func()) <-chan time.Duration {
 	took := make(chan time.Duration, 1)
 	go func() {
 		time.Sleep(delay)
 		start := time.Now()
 		runtime.GC()
 		took <- time.Since(start)
+		if then != nil {
+			then()
+		}
 	}()
 	return took
 }
@@ -68,7 +71,7 @@ func TestPreemption_LongBuiltinsInALoop(t *testing.T) {
 			bound := holdBound(t, vm, tt.body)
 			const deadline = 300 * time.Millisecond
 			vm.SetDeadline(time.Now().Add(deadline))
-			gcTook := gcDuring(100 * time.Millisecond)
+			gcTook := gcDuring(100*time.Millisecond, nil)
 			start := time.Now()
 			_, err := eval(t, vm, tt.setup+"; for (;;) "+tt.body)
 			took := time.Since(start)
@@ -108,7 +111,7 @@ func TestPreemption_StartPollsAtOnce(t *testing.T) {
 	for i := 0; i < 3; i++ {
 		vm.linear.store32(at, counterInit)
 		vm.SetDeadline(time.Now().Add(300 * time.Millisecond))
-		gcTook := gcDuring(0)
+		gcTook := gcDuring(0, nil)
 		_, err := eval(t, vm, `for (;;) `+body)
 		var ge *GuestError
 		if !errors.As(err, &ge) || !ge.Interrupted {
@@ -137,15 +140,10 @@ func TestPreemption_FastThenSlow(t *testing.T) {
 			t.Fatal(err)
 		}
 		bound := holdBound(t, vm, body)
-		gcTook := make(chan time.Duration, 1)
+		var gcTook <-chan time.Duration
 		vm.Bind("go", func(*HostCall) (any, error) {
 			e.preempt.mu.Lock()
-			go func() {
-				start := time.Now()
-				runtime.GC()
-				gcTook <- time.Since(start)
-				e.preempt.mu.Unlock()
-			}()
+			gcTook = gcDuring(0, e.preempt.mu.Unlock)
 			return nil, nil
 		})
 		if err := vm.DefineHostFunction("go", "go", 0); err != nil {
