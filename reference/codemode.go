@@ -17,7 +17,7 @@ import (
 	"io"
 
 	"github.com/codemodekit/kit/reference/internal/cell"
-	"github.com/codemodekit/kit/reference/internal/engine"
+	"github.com/codemodekit/kit/reference/internal/sandbox"
 )
 
 // Options configure a Runtime.
@@ -67,8 +67,12 @@ type Runtime struct {
 // quickjs-wasi binary cannot be loaded, code mode still activates and every
 // exec fails closed with runtime_unavailable (see Available).
 func New(ctx context.Context, opts Options) *Runtime {
-	eng, err := engine.Shared(ctx, engine.Options{WasmPath: opts.WasmPath, Digest: opts.WasmDigest, CacheDir: opts.CacheDir, StrictPreemption: opts.StrictPreemption})
-	runner := cell.NewRunner(eng, err)
+	var guests sandbox.Provider
+	sb, err := sandbox.New(ctx, sandbox.Options{WasmPath: opts.WasmPath, Digest: opts.WasmDigest, CacheDir: opts.CacheDir, StrictPreemption: opts.StrictPreemption})
+	if err == nil {
+		guests = sb
+	}
+	runner := cell.NewRunner(guests, err)
 	debug := newDebugLog(opts.Env, opts.Log)
 	runner.Events = debug.event
 	tr := opts.Transcripts

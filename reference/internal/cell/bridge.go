@@ -3,24 +3,24 @@ package cell
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"regexp"
+	"math"
 	"strings"
 	"sync"
 
 	"github.com/codemodekit/kit/reference/internal/catalog"
-	"github.com/codemodekit/kit/reference/internal/engine"
 	"github.com/codemodekit/kit/reference/internal/guest"
+	"github.com/codemodekit/kit/reference/internal/jsjson"
+	"github.com/codemodekit/kit/reference/internal/sandbox"
 )
 
 // MaxBridgeBytes bounds every bridge request's arguments and every bridge
 // result, as compact JSON (SPEC.md CM-18.7).
-const MaxBridgeBytes = 16 << 20
+const MaxBridgeBytes = guest.MaxBridgeBytes
 
 // Bridge size messages.
 const (
-	MsgBridgeRequestTooLarge = "code mode bridge request too large"
-	MsgBridgeResultTooLarge  = "code mode bridge result too large"
+	MsgBridgeRequestTooLarge = guest.MsgBridgeRequestTooLarge
+	MsgBridgeResultTooLarge  = guest.MsgBridgeResultTooLarge
 )
 
 // A request is one guest bridge request.
@@ -41,10 +41,10 @@ type request struct {
 
 // bridge is the host half of one code-mode run's bridge: its requests and
 // the work they started. The work outlives suspensions; a stored run keeps
-// its bridge.
+// its bridge. A request is forgotten once its result reached the guest;
+// the ledger remembers its id.
 type bridge struct {
 	host        Host
-	maxPend     int
 	parent      string // tool call id of the exec that started the run
 	restartSafe bool
 
@@ -52,65 +52,57 @@ type bridge struct {
 	cancel context.CancelFunc
 
 	mu         sync.Mutex
-	reqs       []*request
-	byID       map[string]*request
+	ledger     *guest.Ledger
+	reqs       []*request // undelivered, in issue order
 	settled    int
 	nested     int
 	dispatched bool
+	bad        bool // the guest half sent a request the ledger refuses
 	notify     chan struct{}
 }
 
 func newBridge(host Host, maxPending int, parent string, restartSafe bool) *bridge {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &bridge{host: host, maxPend: maxPending, parent: parent, restartSafe: restartSafe,
-		ctx: ctx, cancel: cancel, byID: map[string]*request{}, notify: make(chan struct{}, 1)}
+	return &bridge{host: host, parent: parent, restartSafe: restartSafe, ledger: guest.NewLedger(maxPending),
+		ctx: ctx, cancel: cancel, notify: make(chan struct{}, 1)}
 }
 
 // dispose cancels every outstanding piece of work.
 func (b *bridge) dispose() { b.cancel() }
 
-var bridgeIDRE = regexp.MustCompile(`^bridge:[A-Za-z]+:[1-9][0-9]*$`)
-
-// handle is the __openclawHostRequest host function. Its checks run in SPEC
-// order and throw into the guest synchronously; a refused request is never
-// dispatched.
-func (b *bridge) handle(c *engine.HostCall) (any, error) {
-	if len(c.Args) < 3 || c.Args[0].Kind != engine.String || c.Args[1].Kind != engine.String || c.Args[2].Kind != engine.String {
-		return nil, errors.New(MsgUnsupportedMethod)
-	}
-	method, argsJSON, id := c.Args[0].Str, c.Args[1].Str, c.Args[2].Str
-	if c.Args[1].TooLarge || len(argsJSON) > MaxBridgeBytes {
-		return nil, errors.New(MsgBridgeRequestTooLarge)
-	}
+// Request implements sandbox.Handler: a request the guest half's ledger
+// accepted. The host's ledger checks it again; a request it refuses is
+// never dispatched, and the leg fails (broken).
+func (b *bridge) Request(method, id string, args []byte) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	// A request stays pending for the guest until its promise settles, that
-	// is until its result is delivered; host-side completion does not free
-	// a slot while the guest is still running synchronously.
-	unsettled := 0
-	for _, r := range b.reqs {
-		if !r.delivered {
-			unsettled++
-		}
-	}
-	if unsettled >= b.maxPend {
-		return nil, errors.New(MsgTooManyPending)
-	}
-	if !guest.Methods[method] {
-		return nil, errors.New(MsgUnsupportedMethod)
-	}
-	if !strings.HasPrefix(id, "bridge:"+method+":") || !bridgeIDRE.MatchString(id) {
-		return nil, errors.New(MsgInvalidBridgeID)
-	}
-	if _, dup := b.byID[id]; dup {
-		return nil, errors.New(MsgDuplicateBridgeID)
+	if msg := b.ledger.Check(method, id, args, false); msg != "" {
+		b.bad = true
+		return
 	}
 	r := &request{id: id, method: method}
 	b.reqs = append(b.reqs, r)
-	b.byID[id] = r
 	b.dispatched = true
-	b.dispatch(r, json.RawMessage(argsJSON))
-	return nil, nil
+	b.dispatch(r, json.RawMessage(args))
+}
+
+// Note implements sandbox.Handler: Swarm's phase and log.
+func (b *bridge) Note(kind, text string) { b.host.Note(kind, text) }
+
+// broken reports whether the guest half sent a request it should have
+// refused.
+func (b *bridge) broken() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.bad
+}
+
+// ledgerBytes encodes the run's ledger for the guest half of a leg.
+func (b *bridge) ledgerBytes() []byte {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	enc, _ := b.ledger.MarshalBinary()
+	return enc
 }
 
 // dispatch starts a request's work, with b.mu held. Catalog reads finish at
@@ -122,14 +114,16 @@ func (b *bridge) dispatch(r *request, args json.RawMessage) {
 		r.replaySafe, r.dispatched = true, true
 		b.host.Count(guest.MethodSearch)
 		var a struct {
-			Query string `json:"query"`
-			Limit *int   `json:"limit"`
+			Query string   `json:"query"`
+			Limit *float64 `json:"limit"`
 		}
 		_ = json.Unmarshal(args, &a)
 		s := b.host.Settings()
 		limit := s.SearchDefaultLimit
-		if a.Limit != nil {
-			limit = min(*a.Limit, s.MaxSearchLimit)
+		if a.Limit != nil && *a.Limit >= 1 {
+			// The guest checked that the limit is an integer of at least
+			// one; any size is capped (CM-10.11), 2**63 included.
+			limit = int(math.Min(*a.Limit, float64(s.MaxSearchLimit)))
 		}
 		hits := b.host.Catalog().Search(a.Query, limit)
 		out := make([]catalog.Compact, len(hits))
@@ -229,26 +223,43 @@ func (b *bridge) runCall(r *request, e catalog.Entry, input json.RawMessage, n N
 		b.settle(r, false, err.Error())
 		return
 	}
-	if r.method == guest.MethodCallValue {
-		if res.Details != nil {
-			b.settle(r, true, string(res.Details))
-		} else {
-			b.settle(r, true, mustJSON(res))
-		}
+	var payload string
+	var ok bool
+	switch {
+	case r.method == guest.MethodCallValue && res.Details != nil:
+		payload, ok = string(res.Details), true
+	case r.method == guest.MethodCallValue:
+		payload, ok = resultJSON(res)
+	default:
+		payload, ok = resultJSON(struct {
+			Tool   catalog.Compact `json:"tool"`
+			Result ToolResult      `json:"result"`
+		}{e.Compact(), res})
+	}
+	if !ok {
+		b.settle(r, false, MsgBridgeResultTooLarge)
 		return
 	}
-	b.settle(r, true, mustJSON(struct {
-		Tool   catalog.Compact `json:"tool"`
-		Result ToolResult      `json:"result"`
-	}{e.Compact(), res}))
+	b.settle(r, true, payload)
+}
+
+// resultJSON encodes a bridge result; ok is false when it cannot be
+// encoded (a tool's details that are not JSON, or nest past what any
+// reader takes), which the guest sees as a result too large.
+func resultJSON(v any) (string, bool) {
+	b, err := marshal(v)
+	if err != nil {
+		return "", false
+	}
+	return string(b), true
 }
 
 func mustJSON(v any) string {
-	b, err := marshal(v)
-	if err != nil {
+	s, ok := resultJSON(v)
+	if !ok {
 		return "null"
 	}
-	return string(b)
+	return s
 }
 
 // settle records a request's outcome and wakes whoever waits for host work.
@@ -262,7 +273,7 @@ func (b *bridge) settleLocked(r *request, ok bool, payload string) {
 	if r.settled {
 		return
 	}
-	if ok && len(payload) > MaxBridgeBytes {
+	if ok && (len(payload) > MaxBridgeBytes || !jsjson.Valid([]byte(payload), jsjson.MaxGuestDepth)) {
 		ok, payload = false, MsgBridgeResultTooLarge
 	}
 	b.settled++
@@ -290,9 +301,6 @@ func (b *bridge) state() (ready, pending []*request) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	for _, r := range b.reqs {
-		if r.delivered {
-			continue
-		}
 		if r.settled {
 			ready = append(ready, r)
 		} else {
@@ -307,10 +315,26 @@ func (b *bridge) state() (ready, pending []*request) {
 	return ready, pending
 }
 
-func (b *bridge) markDelivered(r *request) {
+// deliver marks settled requests delivered, in the order given, forgets
+// them, and returns them as the guest half delivers them.
+func (b *bridge) deliver(ready []*request) []sandbox.Settlement {
+	out := make([]sandbox.Settlement, len(ready))
 	b.mu.Lock()
-	r.delivered = true
-	b.mu.Unlock()
+	defer b.mu.Unlock()
+	for i, r := range ready {
+		r.delivered = true
+		b.ledger.Delivered()
+		out[i] = sandbox.Settlement{ID: r.id, OK: r.ok, Payload: r.payload}
+	}
+	kept := b.reqs[:0]
+	for _, r := range b.reqs {
+		if !r.delivered {
+			kept = append(kept, r)
+		}
+	}
+	clear(b.reqs[len(kept):])
+	b.reqs = kept
+	return out
 }
 
 func (b *bridge) dispatchStarted() bool {

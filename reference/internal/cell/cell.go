@@ -9,17 +9,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"runtime"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/codemodekit/kit/reference/internal/catalog"
+	"github.com/codemodekit/kit/reference/internal/config"
 	"github.com/codemodekit/kit/reference/internal/engine"
 	"github.com/codemodekit/kit/reference/internal/guest"
 	"github.com/codemodekit/kit/reference/internal/prepare"
+	"github.com/codemodekit/kit/reference/internal/sandbox"
 )
 
 // WatchdogGrace is how long past its deadline a leg may run before the host
@@ -35,12 +34,13 @@ const maxSavingGraces = 10
 // the QJSS version 2 header and its extension count.
 const snapshotHeaderBytes = 28
 
-// Runner executes cells. It owns the process's suspended runs. It is safe
+// Runner executes cells: it is the host half of every run, and keeps the
+// process's suspended runs. The guest halves of its legs come from a
+// sandbox.Provider: in this process or in worker processes. It is safe
 // for concurrent use; each leg runs on its own goroutine.
 type Runner struct {
-	eng     *engine.Engine
+	guests  sandbox.Provider
 	engErr  error
-	pool    *pool
 	store   *store
 	sealer  *sealer
 	workers *workers
@@ -56,23 +56,23 @@ func (rn *Runner) event(format string, args ...any) {
 	}
 }
 
-// NewRunner returns a runner on eng. When the engine could not be loaded,
-// pass its error: every exec then fails closed with runtime_unavailable.
-func NewRunner(eng *engine.Engine, engErr error) *Runner {
-	r := &Runner{eng: eng, engErr: engErr, store: newStore(MaxSuspendedRuns), workers: newWorkers()}
+// NewRunner returns a runner whose legs run in guests. When the engine
+// could not be loaded, pass its error (and nil guests): every exec then
+// fails closed with runtime_unavailable.
+func NewRunner(guests sandbox.Provider, engErr error) *Runner {
+	r := &Runner{guests: guests, engErr: engErr, store: newStore(MaxSuspendedRuns), workers: newWorkers()}
 	r.store.gone = func(id, why string) { r.event("%s runId=%s", why, id) }
-	if eng != nil && engErr == nil {
-		r.pool = newPool(eng)
-		r.sealer = newSealer(eng.Digest())
+	if guests != nil && engErr == nil {
+		r.sealer = newSealer(guests.Digest())
 	}
 	return r
 }
 
-// Close discards every suspended run and pooled VM.
+// Close discards every suspended run and what the guests keep warm.
 func (rn *Runner) Close() {
 	rn.store.removeWhere(func(*run) bool { return true })
-	if rn.pool != nil {
-		rn.pool.close()
+	if rn.guests != nil {
+		rn.guests.Close()
 	}
 	rn.workers.close()
 }
@@ -82,27 +82,31 @@ func (rn *Runner) Suspended() int { return rn.store.len() }
 
 // Stats are the runner's resource counts, for leak checks and metrics.
 type Stats struct {
-	// LiveVMs counts the engine's VMs not yet closed, in every runner of
-	// the process that shares the engine: pooled, running and abandoned.
+	// LiveVMs counts the guest VMs not closed yet: in this process, every
+	// runner's that shares the engine (pooled, running and abandoned); in
+	// worker processes, the runner's legs in progress.
 	LiveVMs int
 	// PooledVMs counts this runner's ready VMs: fresh, hot (a catalog
-	// installed) and blank (for resumes).
+	// installed) and blank (for resumes); in worker processes, those of
+	// the idle workers.
 	PooledVMs int
+	// Workers counts this runner's worker processes (0 in process).
+	Workers int
 	// Legs counts this runner's legs still running, including legs the
 	// watchdog abandoned that have not ended yet.
 	Legs int
 	// Suspended counts this runner's stored runs.
 	Suspended int
+	// Warming is set while the guests make VMs or workers ahead.
+	Warming bool
 }
 
 // Stats reports the runner's resource counts.
 func (rn *Runner) Stats() Stats {
 	st := Stats{Legs: int(rn.legs.Load()), Suspended: rn.store.len()}
-	if rn.eng != nil {
-		st.LiveVMs = rn.eng.LiveVMs()
-	}
-	if rn.pool != nil {
-		st.PooledVMs = rn.pool.size()
+	if rn.guests != nil {
+		g := rn.guests.Stats()
+		st.LiveVMs, st.PooledVMs, st.Workers, st.Warming = g.LiveVMs, g.PooledVMs, g.Workers, g.Warming
 	}
 	return st
 }
@@ -169,7 +173,7 @@ func (rn *Runner) exec(ctx context.Context, host Host, scope Scope, toolCallID s
 	if !s.RuntimeSupported() {
 		return unavailable("unsupported runtime " + s.RuntimeJSON + ".")
 	}
-	if rn.engErr != nil || rn.eng == nil {
+	if rn.engErr != nil || rn.guests == nil {
 		reason := "quickjs-wasi is not loaded"
 		var ue *engine.UnavailableError
 		if errors.As(rn.engErr, &ue) {
@@ -181,64 +185,43 @@ func (rn *Runner) exec(ctx context.Context, host Host, scope Scope, toolCallID s
 		return Failed(CodeInvalidInput, PhaseInput, LanguageDisabled(in.Language))
 	}
 	deadline := time.Now().Add(time.Duration(s.TimeoutMs) * time.Millisecond)
-	script, pf := prepare.Script(in.Code, prepare.Language(in.Language))
-	if pf != nil {
-		if pf.Syntax {
-			// A cell that breaks out of its wrapper is a guest SyntaxError
-			// (CM-5.24); it never reaches the VM.
-			return Failed(CodeInternal, PhaseGuest, pf.Message)
-		}
-		return Failed(CodeInvalidInput, PhaseInput, pf.Message)
-	}
-	if time.Now().After(deadline) {
-		return Failed(CodeTimeout, PhaseHost, MsgTimeout)
-	}
-	guestConfig, err := host.GuestConfig(toolCallID)
-	if err != nil {
-		return Failed(CodeInvalidInput, PhaseInput, err.Error())
-	}
-	cat := host.Catalog().Guest()
 	r := &run{id: rb.RunID, scope: scope, host: host,
 		bridge: newBridge(host, s.MaxPendingToolCalls, toolCallID, in.RestartSafe), restartSafe: in.RestartSafe}
 	r.output.skip = rb.SkipOutput
 	return rn.supervise(ctx, r, deadline, true, func(l *leg) Result {
-		pv, err := rn.pool.get(cat, guestConfig)
+		if res, ok := l.begin(); !ok {
+			return res
+		}
+		// The source is prepared by the guest half: it is untrusted input,
+		// and esbuild and the lexers are code a hostile source could hold.
+		pf, f := l.g.Prepare(in.Code, prepare.Language(in.Language), deadline)
+		if f != nil {
+			return l.faultResult(f)
+		}
+		if pf != nil {
+			if pf.Syntax {
+				// A cell that breaks out of its wrapper is a guest SyntaxError
+				// (CM-5.24); it never reaches the VM.
+				return Failed(CodeInternal, PhaseGuest, pf.Message)
+			}
+			return Failed(CodeInvalidInput, PhaseInput, pf.Message)
+		}
+		if time.Now().After(deadline) {
+			return Failed(CodeTimeout, PhaseHost, MsgTimeout)
+		}
+		guestConfig, err := host.GuestConfig(toolCallID)
 		if err != nil {
-			return l.fail(failRuntime, CodeRuntimeUnavailable, MsgRuntimeUnavailable+err.Error())
+			return Failed(CodeInvalidInput, PhaseInput, err.Error())
 		}
-		if pv.hot && pv.allocated > s.MemoryLimitBytes {
-			// ALL_TOOLS (and the configuration) alone pass this run's
-			// memory limit: installing them in the cell fails as it
-			// always did.
-			pv.vm.Close()
-			if pv, err = rn.pool.get(catalog.GuestCatalog{}, nil); err != nil {
-				return l.fail(failRuntime, CodeRuntimeUnavailable, MsgRuntimeUnavailable+err.Error())
-			}
-		}
-		l.setVM(pv.vm)
-		l.config = guestConfig
-		r.ctl = pv.ctl
-		if err := pv.vm.SetMemoryLimit(uint32(s.MemoryLimitBytes)); err != nil {
-			return l.engineFailure(err)
-		}
-		pv.vm.Bind(guest.HostRequest, r.bridge.handle)
-		pv.vm.Bind(guest.HostNote, noteFunc(host))
-		if !pv.hot {
-			if _, err := pv.vm.CallMethod(r.ctl, guest.Catalog, string(cat.JSON)); err != nil {
-				return l.engineFailure(err)
-			}
-		}
-		if !pv.configured {
-			if _, err := pv.vm.CallMethod(r.ctl, guest.Configure, string(guestConfig)); err != nil {
-				return l.engineFailure(err)
-			}
-		}
-		pv.vm.SetDeadline(deadline)
-		if _, err := pv.vm.EvalCallMethod(script, guest.UserFile, r.ctl, guest.Start); err != nil {
-			return l.engineFailure(err)
-		}
-		return l.drive()
+		rep := l.g.Start(sandbox.Start{Deadline: deadline, Limits: limitsOf(s), Catalog: host.Catalog().Guest(),
+			Config: guestConfig, MaxPending: s.MaxPendingToolCalls})
+		return l.drive(rep)
 	})
+}
+
+// limitsOf is the part of a run's settings the guest half enforces.
+func limitsOf(s config.Settings) sandbox.Limits {
+	return sandbox.Limits{MemoryBytes: s.MemoryLimitBytes, MaxOutputBytes: s.MaxOutputBytes}
 }
 
 // Wait runs one wait call.
@@ -281,22 +264,18 @@ func (rn *Runner) wait(ctx context.Context, scope Scope, args json.RawMessage) R
 			// resumes, and the leg's end disposes of the run.
 			return rn.refuseUnsealed(r)
 		}
-		var blank *engine.Blank
-		if rn.pool != nil {
-			blank = rn.pool.blank()
+		if res, ok := l.begin(); !ok {
+			return res
 		}
-		vm, err := rn.eng.RestoreDelta(context.Background(), blank, rn.base(), r.snapshot, r.rawSize, engine.Limits{MemoryBytes: uint32(s.MemoryLimitBytes)})
-		if err != nil {
-			return l.fail(failRestore, CodeInternal, MsgRestoreFailed)
-		}
-		l.setVM(vm)
+		// The results that made the run ready are delivered as the VM is
+		// restored, in settlement order (CM-8.8, CM-8.24).
+		ready, _ := r.bridge.state()
+		settle := r.bridge.deliver(ready)
+		l.redeliver = false
 		rn.event("resumed runId=%s", r.id)
-		vm.Bind(guest.HostRequest, r.bridge.handle)
-		vm.Bind(guest.HostNote, noteFunc(r.host))
-		bindRandom(vm)
-		vm.SetUnhandledRejections(r.rejected)
-		vm.SetDeadline(deadline)
-		return l.drive()
+		rep := l.g.Resume(sandbox.Resume{Deadline: deadline, Limits: limitsOf(s), Stored: r.stored,
+			Ledger: r.bridge.ledgerBytes(), Output: r.output.state(), Settle: settle})
+		return l.drive(rep)
 	})
 }
 
@@ -308,16 +287,6 @@ func (rn *Runner) refuseUnsealed(r *run) Result {
 	rn.store.remove(r)
 	rn.event("refused runId=%s reason=seal", r.id)
 	return Failed(CodeInvalidInput, PhaseInput, MsgRunUnavailable)
-}
-
-// noteFunc is the host side of Swarm's phase and log.
-func noteFunc(host Host) engine.HostFunc {
-	return func(c *engine.HostCall) (any, error) {
-		if len(c.Args) == 2 && c.Args[0].Kind == engine.String && c.Args[1].Kind == engine.String {
-			host.Note(c.Args[0].Str, c.Args[1].Str)
-		}
-		return nil, nil
-	}
 }
 
 // awaitReady waits until the run is ready: in awaiting mode until a request
@@ -345,57 +314,78 @@ func (r *run) awaitReady(ctx context.Context, until time.Time) bool {
 	}
 }
 
-// A leg is one stretch of guest execution of a run, on one VM.
+// A leg is the host half of one stretch of guest execution of a run: the
+// guest half (g) runs the VM, in this process or in a worker.
 type leg struct {
 	ctx      context.Context
 	run      *run
-	vm       *engine.VM
+	g        sandbox.Half
 	deadline time.Time
 	fresh    bool // the run is not stored yet
 	rn       *Runner
 	// redeliver lets a wait leg of a restart-safe run deliver the results
 	// that made it ready; such runs never deliver inline otherwise.
 	redeliver bool
-	// config is the guest configuration an exec leg ran with: the pool
-	// makes the next hot VMs with it.
-	config []byte
 	// saving is set while the leg snapshots and stores its run: the guest
 	// no longer runs, so the watchdog waits (maxSavingGraces).
 	saving atomic.Bool
 
-	mu sync.Mutex // guards vm against the supervisor's reads
+	mu     sync.Mutex // guards g against the supervisor's reads
+	killed bool       // the watchdog gave up on g
 }
 
 // aborted reports an abort of the agent run or of this call.
 func (l *leg) aborted() bool { return l.ctx.Err() != nil || l.run.host.Aborted() }
 
-func (l *leg) setVM(vm *engine.VM) {
+// begin takes the leg's guest half from the runner's guests. ok is false
+// when there is none: res then ends the leg.
+func (l *leg) begin() (res Result, ok bool) {
+	g, err := l.rn.guests.Begin(l.ctx, l.run.bridge)
+	if err != nil {
+		if l.aborted() {
+			return l.fail(failAbort, CodeTimeout, MsgAborted), false
+		}
+		return l.fail(failRuntime, CodeRuntimeUnavailable, MsgRuntimeUnavailable+err.Error()), false
+	}
 	l.mu.Lock()
-	l.vm = vm
+	l.g = g
+	killed := l.killed
 	l.mu.Unlock()
+	if killed {
+		g.Kill()
+	}
+	return Result{}, true
 }
 
-// abort interrupts the leg's VM, if it has one yet.
-func (l *leg) abort() {
+// half returns the leg's guest half, or nil before begin.
+func (l *leg) half() sandbox.Half {
 	l.mu.Lock()
-	vm := l.vm
+	defer l.mu.Unlock()
+	return l.g
+}
+
+// abort interrupts the leg's guest, if it has one yet.
+func (l *leg) abort() {
+	if g := l.half(); g != nil {
+		g.Abort()
+	}
+}
+
+// kill stops the leg's guest half where it can be (the watchdog).
+func (l *leg) kill() {
+	l.mu.Lock()
+	l.killed = true
+	g := l.g
 	l.mu.Unlock()
-	if vm != nil {
-		vm.Abort()
+	if g != nil {
+		g.Kill()
 	}
 }
 
 // supervise runs body on its own goroutine and enforces the abort signal and
-// the host watchdog: a leg that outlives its deadline by WatchdogGrace is
-// abandoned with a watchdog timeout, and the host never blocks on it.
-// base is the Base of the runner's stored runs (nil without a pool).
-func (rn *Runner) base() *engine.Base {
-	if rn.pool == nil {
-		return nil
-	}
-	return rn.pool.baseImage()
-}
-
+// the host watchdog: a leg that outlives its deadline by the guests' grace
+// is stopped (its worker killed, or in this process abandoned) with a
+// watchdog timeout, and the host never blocks on it.
 func (rn *Runner) supervise(ctx context.Context, r *run, deadline time.Time, fresh bool, body func(*leg) Result) Result {
 	l := &leg{ctx: ctx, run: r, deadline: deadline, fresh: fresh, rn: rn, redeliver: !fresh}
 	var once sync.Once
@@ -409,9 +399,6 @@ func (rn *Runner) supervise(ctx context.Context, r *run, deadline time.Time, fre
 	rn.workers.run(func() {
 		defer rn.legs.Add(-1)
 		res := body(l)
-		l.mu.Lock()
-		vm := l.vm
-		l.mu.Unlock()
 		if res.Status != "waiting" {
 			rn.store.remove(r)
 		}
@@ -426,22 +413,11 @@ func (rn *Runner) supervise(ctx context.Context, r *run, deadline time.Time, fre
 		// the same reason: nothing of it is needed once the leg has its
 		// result.
 		runtime.Gosched()
-		if vm != nil {
-			vm.Close()
-		}
-		if fresh && rn.pool != nil {
-			// The leg took a pooled VM: replace it now that the cell has
-			// its answer, not while it ran (BENCHMARKS.md, P1).
-			rn.pool.refill()
-			if l.config != nil {
-				rn.pool.warm(r.host.Catalog().Guest(), l.config)
-			}
-		} else if rn.pool != nil {
-			// A resume: make the instance of the next one ahead.
-			rn.pool.refillBlanks()
+		if g := l.half(); g != nil {
+			g.Close()
 		}
 	})
-	watchdog := time.NewTimer(time.Until(deadline) + WatchdogGrace)
+	watchdog := time.NewTimer(time.Until(deadline) + rn.grace())
 	defer watchdog.Stop()
 	done := ctx.Done()
 	savingGraces := 0
@@ -458,7 +434,7 @@ func (rn *Runner) supervise(ctx context.Context, r *run, deadline time.Time, fre
 				watchdog.Reset(WatchdogGrace)
 				continue
 			}
-			l.abort()
+			l.kill()
 			if finish(l.fail(failWatchdog, CodeTimeout, MsgWatchdog)) {
 				return <-result
 			}
@@ -466,75 +442,85 @@ func (rn *Runner) supervise(ctx context.Context, r *run, deadline time.Time, fre
 	}
 }
 
-// drive runs the guest until it completes, fails or must suspend, settling
-// ready bridge requests inline while the deadline allows.
-func (l *leg) drive() Result {
-	r, vm := l.run, l.vm
+// grace is how long past its deadline a leg may run before the watchdog
+// stops it: the guests' own, when they can stop a leg at once, else
+// WatchdogGrace.
+func (rn *Runner) grace() time.Duration {
+	if g, ok := rn.guests.(interface{ Grace() time.Duration }); ok {
+		return g.Grace()
+	}
+	return WatchdogGrace
+}
+
+// drive takes the guest half's report of the leg's first operation and
+// runs the guest until it completes, fails or must suspend, settling ready
+// bridge requests inline while the deadline allows.
+func (l *leg) drive(rep sandbox.Report) Result {
+	r := l.run
 	s := r.host.Settings()
 	for {
 		if l.aborted() {
 			return l.fail(failAbort, CodeTimeout, MsgAborted)
 		}
-		if err := vm.DrainJobs(); err != nil {
-			return l.engineFailure(err)
+		r.output.add(rep.Items)
+		if r.bridge.broken() {
+			return l.fail(failRuntime, CodeRuntimeUnavailable, MsgRuntimeUnavailable+msgBrokenBridge)
 		}
-		st, res, bad := l.poll()
-		if bad {
-			return res
+		if rep.Fault != nil {
+			return l.faultResult(rep.Fault)
+		}
+		if l.outputBytes() > s.MaxOutputBytes {
+			return l.fail(failGuest, CodeOutputLimit, MsgOutputLimit)
 		}
 		ready, pending := r.bridge.state()
-		r.draining = st.Done
+		r.draining = rep.Done
 		if len(ready) == 0 && len(pending) == 0 {
-			if !st.Done {
+			if !rep.Done {
 				// An interrupt can break a promise chain (an async
 				// generator's) and leave the VM idle: that is the
 				// deadline or the abort, not a guest that waits on nothing.
-				if vm.Interrupted() {
-					if l.aborted() || vm.Aborted() {
+				if rep.Interrupted {
+					if l.aborted() || rep.Aborted {
 						return l.fail(failAbort, CodeTimeout, MsgAborted)
 					}
 					return l.fail(failGuest, CodeTimeout, MsgTimeout)
 				}
 				return l.fail(failGuest, CodeInternal, MsgPendingNoWork)
 			}
-			return l.complete(st)
+			return l.complete(rep)
 		}
 		if r.restartSafe && !l.redeliver {
-			return l.suspendRestartSafe(ready, pending)
+			return l.suspendRestartSafe(ready, pending, rep)
 		}
 		if hasYield(pending) {
-			return l.suspend(pending)
+			return l.suspend(pending, rep)
 		}
-		if len(ready) > 0 && (!st.Done || len(pending) == 0) {
+		if len(ready) > 0 && (!rep.Done || len(pending) == 0) {
 			// Inline resolution: the snapshot limit must hold before it.
-			if snapshotHeaderBytes+vm.MemorySize() > s.MaxSnapshotBytes {
+			if snapshotHeaderBytes+rep.MemoryBytes > s.MaxSnapshotBytes {
 				return l.fail(failHost, CodeSnapshotLimit, MsgSnapshotLimit)
 			}
 			l.redeliver = false
-			for _, q := range ready {
-				ok := "0"
-				if q.ok {
-					ok = "1"
-				}
-				r.bridge.markDelivered(q)
-				if _, err := vm.CallMethod(r.ctl, guest.Settle, q.id, ok, q.payload); err != nil {
-					return l.engineFailure(err)
-				}
-			}
+			rep = l.g.Step(r.bridge.deliver(ready))
 			continue
 		}
 		if r.restartSafe {
-			return l.suspendRestartSafe(ready, pending)
+			return l.suspendRestartSafe(ready, pending, rep)
 		}
 		if !r.awaitReady(l.ctx, l.deadline.Add(-resumeMin(s.TimeoutMs))) {
 			if l.aborted() {
 				return l.fail(failAbort, CodeTimeout, MsgAborted)
 			}
 			_, pending = r.bridge.state()
-			return l.suspend(pending)
+			return l.suspend(pending, rep)
 		}
+		rep = sandbox.Report{Done: rep.Done, OK: rep.OK, MemoryBytes: rep.MemoryBytes}
 	}
 }
+
+// msgBrokenBridge is the reason of a leg whose guest half accepted a
+// bridge request that the host's ledger refuses.
+const msgBrokenBridge = "the guest half sent a bridge request its ledger should have refused"
 
 func hasYield(reqs []*request) bool {
 	for _, q := range reqs {
@@ -580,37 +566,6 @@ func (l *leg) undelivered() []json.RawMessage { return l.run.output.take() }
 // outputBytes is the byte length of the cumulative output array as compact JSON.
 func (l *leg) outputBytes() int { return l.run.output.bytes() }
 
-// poll moves new guest output to the run, enforces maxOutputBytes on it,
-// and returns the guest's state: from the same guest call when the
-// controller could give it, else from a call of its own, made once the
-// output is safe in the run.
-func (l *leg) poll() (guest.State, Result, bool) {
-	raw, err := l.vm.CallMethod(l.run.ctl, guest.Poll)
-	if err != nil {
-		return guest.State{}, l.engineFailure(err), true
-	}
-	p, err := readPoll(raw)
-	if err != nil {
-		return guest.State{}, l.fail(failGuest, CodeInternal, "invalid code mode guest output"), true
-	}
-	l.run.output.add(p.Items)
-	if p.Overflow || l.outputBytes() > l.run.host.Settings().MaxOutputBytes {
-		return guest.State{}, l.fail(failGuest, CodeOutputLimit, MsgOutputLimit), true
-	}
-	if p.State != nil {
-		return *p.State, Result{}, false
-	}
-	stateJSON, err := l.vm.CallMethod(l.run.ctl, guest.StateFn)
-	if err != nil {
-		return guest.State{}, l.engineFailure(err), true
-	}
-	var st guest.State
-	if err := json.Unmarshal([]byte(stateJSON), &st); err != nil {
-		return guest.State{}, l.fail(failGuest, CodeInternal, "invalid code mode guest state"), true
-	}
-	return st, Result{}, false
-}
-
 // Failure kinds, which decide failurePhase (CM-7.6) together with whether a
 // bridge request was ever dispatched.
 type failKind int
@@ -654,35 +609,35 @@ func (l *leg) fail(kind failKind, code, msg string) Result {
 	return res
 }
 
-var moduleRefRE = regexp.MustCompile(`^(?:require|module|process) is not defined$`)
-
 // complete ends a run whose async function settled and has no host work.
-func (l *leg) complete(st guest.State) Result {
+func (l *leg) complete(rep sandbox.Report) Result {
 	if l.aborted() {
 		return l.fail(failAbort, CodeTimeout, MsgAborted)
 	}
-	if !st.OK {
-		e := st.Error
-		if e == nil {
-			return l.fail(failGuest, CodeInternal, "Error")
-		}
-		if e.IsError && e.Name == "ReferenceError" && moduleRefRE.MatchString(e.Message) {
+	if !rep.OK {
+		e := rep.Error
+		switch {
+		case e == nil:
+			return l.fail(failRuntime, CodeRuntimeUnavailable, MsgRuntimeUnavailable+msgNoOutcome)
+		case e.Module:
 			return l.fail(failGuest, CodeInvalidInput, MsgModuleAccess)
+		case e.TooLong:
+			return l.fail(failGuest, CodeOutputLimit, MsgOutputLimit)
 		}
-		return l.fail(failGuest, CodeInternal, guestErrorText(e.IsError, e.Name, e.Message, e.Stack))
+		return l.fail(failGuest, CodeInternal, e.Text)
 	}
-	if reasons := l.vm.UnhandledRejections(); len(reasons) > 0 {
-		first := ""
-		for _, reason := range reasons {
-			if first == "" || reason < first {
-				first = reason
-			}
+	if e := rep.Unhandled; e != nil {
+		if e.TooLong {
+			return l.fail(failGuest, CodeOutputLimit, MsgOutputLimit)
 		}
-		return l.fail(failGuest, CodeInternal, first)
+		return l.fail(failGuest, CodeInternal, e.Text)
 	}
-	value := []byte(st.Value)
+	if rep.ValueTooLarge {
+		return l.fail(failGuest, CodeOutputLimit, MsgOutputLimit)
+	}
+	value := []byte(rep.Value)
 	if len(value) == 0 {
-		value = []byte("null")
+		return l.fail(failRuntime, CodeRuntimeUnavailable, MsgRuntimeUnavailable+msgNoOutcome)
 	}
 	size := len(value)
 	if l.run.output.len() > 0 {
@@ -694,67 +649,55 @@ func (l *leg) complete(st guest.State) Result {
 	return Result{Status: "completed", Value: value, Output: l.undelivered(), ReplaySafe: l.run.restartSafe}
 }
 
-// guestErrorText formats a thrown value (CM-10.35): "Name: message", then
-// the guest's own stack frames (frames of model code only, never host or
-// controller frames).
-func guestErrorText(isError bool, name, message, stack string) string {
-	if !isError {
-		return message
-	}
-	text := name
-	if message != "" {
-		if text != "" {
-			text += ": "
-		}
-		text += message
-	}
-	var frames []string
-	for _, line := range strings.Split(stack, "\n") {
-		if strings.Contains(line, guest.UserFile) {
-			frames = append(frames, strings.TrimRight(line, " "))
-		}
-	}
-	if len(frames) > 0 {
-		text += "\n" + strings.Join(frames, "\n")
-	}
-	return text
-}
+// msgNoOutcome is the reason of a leg whose guest half settled the model's
+// function without reporting its value or error.
+const msgNoOutcome = "the guest half reported no outcome"
 
-// engineFailure classifies an engine error ending a leg.
-func (l *leg) engineFailure(err error) Result {
-	var ge *engine.GuestError
-	if errors.As(err, &ge) {
-		switch {
-		case ge.Interrupted && (l.aborted() || (l.vm != nil && l.vm.Aborted())):
+// faultResult ends the run for a fault of the guest half.
+func (l *leg) faultResult(f *sandbox.Fault) Result {
+	switch f.Kind {
+	case sandbox.FaultGuest:
+		return l.fail(failGuest, CodeInternal, f.Text)
+	case sandbox.FaultModule:
+		return l.fail(failGuest, CodeInvalidInput, MsgModuleAccess)
+	case sandbox.FaultTimeout:
+		if l.aborted() {
 			return l.fail(failAbort, CodeTimeout, MsgAborted)
-		case ge.Interrupted:
-			return l.fail(failGuest, CodeTimeout, MsgTimeout)
-		case ge.Name == "ReferenceError" && moduleRefRE.MatchString(ge.Message):
-			return l.fail(failGuest, CodeInvalidInput, MsgModuleAccess)
-		default:
-			return l.fail(failGuest, CodeInternal, guestErrorText(true, ge.Name, ge.Message, ge.Stack))
 		}
+		return l.fail(failGuest, CodeTimeout, MsgTimeout)
+	case sandbox.FaultAborted:
+		return l.fail(failAbort, CodeTimeout, MsgAborted)
+	case sandbox.FaultOutputLimit:
+		return l.fail(failGuest, CodeOutputLimit, MsgOutputLimit)
+	case sandbox.FaultController:
+		return l.fail(failGuest, CodeInternal, MsgInvalidGuestOutput)
+	case sandbox.FaultRestore:
+		return l.fail(failRestore, CodeInternal, MsgRestoreFailed)
+	case sandbox.FaultWatchdog:
+		return l.fail(failWatchdog, CodeTimeout, MsgWatchdog)
+	case sandbox.FaultPrepareTimeout:
+		return Failed(CodeTimeout, PhaseHost, MsgTimeout)
 	}
-	return l.fail(failRuntime, CodeRuntimeUnavailable, MsgRuntimeUnavailable+err.Error())
+	return l.fail(failRuntime, CodeRuntimeUnavailable, MsgRuntimeUnavailable+f.Text)
 }
 
 // suspend snapshots the VM and stores the run, reporting waiting.
-func (l *leg) suspend(pending []*request) Result {
+func (l *leg) suspend(pending []*request, rep sandbox.Report) Result {
 	r := l.run
 	s := r.host.Settings()
 	l.saving.Store(true)
 	defer l.saving.Store(false)
 	// The limit is on the whole image (header and memory), whatever the
 	// stored delta's size.
-	imageBytes := snapshotHeaderBytes + l.vm.MemorySize()
+	imageBytes := snapshotHeaderBytes + rep.MemoryBytes
 	if imageBytes > s.MaxSnapshotBytes {
 		return l.fail(failHost, CodeSnapshotLimit, MsgSnapshotLimit)
 	}
-	z, size, err := l.vm.SnapshotDelta(l.rn.base())
-	if err != nil {
-		return l.engineFailure(err)
+	stored, f := l.g.Snapshot()
+	if f != nil {
+		return l.faultResult(f)
 	}
-	r.snapshot, r.rawSize, r.rejected = z, size, l.vm.UnhandledRejections()
+	r.stored = stored
 	if r.id == "" {
 		r.id = newRunID()
 	}
@@ -773,7 +716,7 @@ func (l *leg) suspend(pending []*request) Result {
 
 // suspendRestartSafe ends a leg of a restart-safe run that has host work:
 // refused requests fail the run; otherwise it suspends (CM-9.1 to CM-9.4).
-func (l *leg) suspendRestartSafe(ready, pending []*request) Result {
+func (l *leg) suspendRestartSafe(ready, pending []*request, rep sandbox.Report) Result {
 	work := append(append([]*request(nil), ready...), pending...)
 	allNS := len(work) > 0
 	for _, q := range work {
@@ -789,5 +732,5 @@ func (l *leg) suspendRestartSafe(ready, pending []*request) Result {
 	}
 	// Nothing is delivered inline, so every undelivered request is still
 	// pending from the guest's point of view.
-	return l.suspend(work)
+	return l.suspend(work, rep)
 }

@@ -20,8 +20,8 @@ import (
 
 	"github.com/codemodekit/kit/reference/internal/catalog"
 	"github.com/codemodekit/kit/reference/internal/config"
-	"github.com/codemodekit/kit/reference/internal/engine"
 	"github.com/codemodekit/kit/reference/internal/guest"
+	"github.com/codemodekit/kit/reference/internal/sandbox"
 
 	"github.com/codemodekit/kit/reference/internal/cpumeter"
 )
@@ -74,25 +74,22 @@ var benchScope = Scope{AgentRunID: "r1", SessionID: "s1", SessionKey: "agent:mai
 
 func newBenchRunner(b *testing.B) *Runner {
 	b.Helper()
-	eng, err := engine.Shared(context.Background(), engine.Options{})
+	sb, err := sandbox.New(context.Background(), sandbox.Options{})
 	if err != nil {
 		b.Fatalf("engine unavailable (run `npm ci` in reference/): %v", err)
 	}
-	rn := NewRunner(eng, nil)
+	rn := NewRunner(sb, nil)
 	b.Cleanup(rn.Close)
 	waitPoolFull(rn)
 	return rn
 }
 
-// waitPoolFull blocks until the runner's pool holds a ready VM and no refill
-// is running, so the next exec takes a warm VM and no background VM creation
+// waitPoolFull blocks until the runner's guests hold a ready VM and make
+// none, so the next exec takes a warm VM and no background VM creation
 // competes with it.
 func waitPoolFull(rn *Runner) {
 	for {
-		rn.pool.mu.Lock()
-		full := !rn.pool.filling && len(rn.pool.ready) > 0
-		rn.pool.mu.Unlock()
-		if full {
+		if st := rn.Stats(); !st.Warming && st.PooledVMs > 0 {
 			return
 		}
 		time.Sleep(50 * time.Microsecond)
@@ -138,16 +135,12 @@ var execCases = []struct {
 // BenchmarkExec measures Runner.Exec end to end (parse, prepare, pool, bind,
 // configure, run, drive, complete, close). "warm": before each exec the
 // timer stops until the pool is full and idle; the exec's own pool.get
-// starts a refill that runs beside it. "isolated": the pool's refill is
-// switched off and, timer stopped, one fresh pooled VM is handed to the
-// pool before each exec, so nothing runs beside the exec (what starting the
-// refill after the leg would give). "isolated-hot": the same with a hot VM,
-// the catalog installed and the configuration run ahead (the VM every exec
-// of a turn but the first takes). "sustained": back to back, so refills
-// compete with the execs.
+// starts a refill that runs beside it. "sustained": back to back, so
+// refills compete with the execs. (sandbox's BenchmarkLeg measures a leg
+// with nothing beside it, on a fresh and on a hot VM.)
 func BenchmarkExec(b *testing.B) {
 	for _, tc := range execCases {
-		for _, mode := range []string{"warm", "isolated", "isolated-hot", "sustained"} {
+		for _, mode := range []string{"warm", "sustained"} {
 			if mode == "sustained" && tc.name != "trivial" {
 				continue
 			}
@@ -156,45 +149,14 @@ func BenchmarkExec(b *testing.B) {
 				host := newBenchHost(b)
 				args := execArgs(tc.code, tc.lang)
 				ctx := context.Background()
-				if mode == "isolated" || mode == "isolated-hot" {
-					// No refill at all: each iteration puts exactly one
-					// fresh VM in the empty pool, with the timer stopped.
-					waitPoolFull(rn)
-					rn.pool.close()
-				}
-				cat := host.Catalog().Guest()
-				if mode == "isolated-hot" {
-					rn.pool.mu.Lock()
-					rn.pool.hotCatalog, rn.pool.hotConfig, rn.pool.configAhead = cat, host.gc, true
-					rn.pool.mu.Unlock()
-				}
 				b.ReportAllocs()
 				b.ResetTimer()
 				m := cpumeter.New(b)
 				defer m.Report()
 				for i := 0; i < b.N; i++ {
-					switch mode {
-					case "warm":
+					if mode == "warm" {
 						m.Stop()
 						waitPoolFull(rn)
-						m.Start()
-					case "isolated":
-						m.Stop()
-						pv, err := rn.pool.fresh()
-						if err != nil {
-							b.Fatal(err)
-						}
-						rn.pool.ready <- pv
-						m.Start()
-					case "isolated-hot":
-						m.Stop()
-						pv, err := rn.pool.hotVM(cat, host.gc, true)
-						if err != nil {
-							b.Fatal(err)
-						}
-						rn.pool.mu.Lock()
-						rn.pool.hot = append(rn.pool.hot, pv)
-						rn.pool.mu.Unlock()
 						m.Start()
 					}
 					res := rn.Exec(ctx, host, benchScope, "call_"+strconv.Itoa(i), args)
@@ -203,40 +165,6 @@ func BenchmarkExec(b *testing.B) {
 					}
 				}
 			})
-		}
-	}
-}
-
-// BenchmarkPoolFresh measures what a pool refill (or a pool miss) costs:
-// NewVM + three host functions + evaluating the controller.
-func BenchmarkPoolFresh(b *testing.B) {
-	eng, err := engine.Shared(context.Background(), engine.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	p := &pool{eng: eng, ready: make(chan pooled, poolSize)}
-	vms := make([]*engine.VM, 0, 64)
-	defer func() {
-		for _, vm := range vms {
-			vm.Close()
-		}
-	}()
-	b.ReportAllocs()
-	m := cpumeter.New(b)
-	defer m.Report()
-	for i := 0; i < b.N; i++ {
-		pv, err := p.fresh()
-		if err != nil {
-			b.Fatal(err)
-		}
-		vms = append(vms, pv.vm)
-		if len(vms) == cap(vms) {
-			m.Stop()
-			for _, vm := range vms {
-				vm.Close()
-			}
-			vms = vms[:0]
-			m.Start()
 		}
 	}
 }
@@ -284,7 +212,7 @@ func BenchmarkSuspendResume(b *testing.B) {
 				m.Stop()
 				rn.store.mu.Lock()
 				r := rn.store.runs[id]
-				raw, z = r.rawSize, len(r.snapshot)
+				raw, z = r.stored.RawSize, len(r.stored.Delta)
 				rn.store.mu.Unlock()
 				if part == "resume" {
 					waitPoolFull(rn)
@@ -349,7 +277,7 @@ func BenchmarkSuspended64(b *testing.B) {
 			b.Fatalf("%d runs suspended, want %d", len(rn.store.runs), MaxSuspendedRuns)
 		}
 		for _, r := range rn.store.runs {
-			z += float64(len(r.snapshot))
+			z += float64(len(r.stored.Delta))
 		}
 		rn.store.mu.Unlock()
 		rn.Drop(benchScope.AgentRunID)

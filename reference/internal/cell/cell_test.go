@@ -11,9 +11,9 @@ import (
 
 	"github.com/codemodekit/kit/reference/internal/catalog"
 	"github.com/codemodekit/kit/reference/internal/config"
-	"github.com/codemodekit/kit/reference/internal/engine"
 	"github.com/codemodekit/kit/reference/internal/guest"
 	"github.com/codemodekit/kit/reference/internal/jsjson"
+	"github.com/codemodekit/kit/reference/internal/sandbox"
 )
 
 // fakeHost is a minimal Host: one "echo" core tool returning its input as
@@ -59,11 +59,11 @@ func (h *fakeHost) Aborted() bool       { return false }
 
 func testRunner(t testing.TB) *Runner {
 	t.Helper()
-	eng, err := engine.Shared(context.Background(), engine.Options{})
+	sb, err := sandbox.New(context.Background(), sandbox.Options{})
 	if err != nil {
 		t.Fatalf("engine unavailable (run `npm ci` in reference/): %v", err)
 	}
-	rn := NewRunner(eng, nil)
+	rn := NewRunner(sb, nil)
 	t.Cleanup(rn.Close)
 	return rn
 }
@@ -168,14 +168,17 @@ func TestExec_TimeoutKeepsHostResponsive(t *testing.T) {
 	}
 }
 
-// FuzzBridgeRequest feeds arbitrary bridge requests to the host half of the
-// bridge (CM-18.9): each is refused with one of the exact bridge messages or
-// accepted only when its method and id are valid; an accepted id is refused
-// as a duplicate the second time; catalog reads settle at once with JSON.
+// FuzzBridgeRequest feeds arbitrary bridge requests to both halves of the
+// bridge (CM-18.9): the guest half's ledger refuses each with one of the
+// exact bridge messages or accepts it only when its method and id are
+// valid; the host half takes every accepted request (its own ledger agrees)
+// and refuses the same id as a duplicate the second time; catalog reads
+// settle at once with JSON.
 func FuzzBridgeRequest(f *testing.F) {
 	f.Add("call", `{"id":"openclaw:core:echo","input":{}}`, "bridge:call:1")
 	f.Add("search", `{"query":"echo","limit":3}`, "bridge:search:1")
 	f.Add("search", `{"query":"echo","limit":-3}`, "bridge:search:2")
+	f.Add("search", `{"query":"echo","limit":9223372036854775808}`, "bridge:search:3")
 	f.Add("describe", `{"id":"echo"}`, "bridge:describe:7")
 	f.Add("describe", `{"id":"nope"}`, "bridge:describe:8")
 	f.Add("yield", `{"reason":null}`, "bridge:yield:1")
@@ -183,29 +186,29 @@ func FuzzBridgeRequest(f *testing.F) {
 	f.Add("namespace", `{"namespace":"mcp","path":"a.b","args":[],"argc":0}`, "bridge:namespace:1")
 	f.Add("bogus", `[]`, "bridge:bogus:01")
 	f.Add("call", `not json`, "bridge:call:0")
+	f.Add("call", strings.Repeat("[", 1001)+strings.Repeat("]", 1001), "bridge:call:4")
 	f.Add("callValue", `{"id":"openclaw:core:echo","input":"\ud800"}`, "bridge:callValue:1\n")
 	refusals := []string{MsgUnsupportedMethod, MsgInvalidBridgeID, MsgDuplicateBridgeID, MsgBridgeRequestTooLarge, MsgTooManyPending}
 	h := newFakeHost(config.Defaults())
 	f.Fuzz(func(t *testing.T, method, args, id string) {
+		guestHalf := guest.NewLedger(4)
 		b := newBridge(h, 4, "call_1", false)
 		defer b.dispose()
-		c := &engine.HostCall{Args: []engine.Arg{
-			{Kind: engine.String, Str: method}, {Kind: engine.String, Str: args}, {Kind: engine.String, Str: id}}}
-		_, err := b.handle(c)
-		if err != nil {
-			if !slices.Contains(refusals, err.Error()) {
-				t.Fatalf("request (%q, %q) refused with %q", method, id, err)
-			}
-			if ready, pending := b.state(); len(ready)+len(pending) != 0 || b.dispatchStarted() {
-				t.Fatalf("refused request (%q, %q) was recorded or dispatched", method, id)
+		if msg := guestHalf.Check(method, id, []byte(args), false); msg != "" {
+			if !slices.Contains(refusals, msg) {
+				t.Fatalf("request (%q, %q) refused with %q", method, id, msg)
 			}
 			return
 		}
 		if !guest.Methods[method] || !strings.HasPrefix(id, "bridge:"+method+":") {
 			t.Fatalf("accepted method %q id %q", method, id)
 		}
-		if _, err := b.handle(c); err == nil || err.Error() != MsgDuplicateBridgeID {
-			t.Fatalf("second request with id %q = %v, want %q", id, err, MsgDuplicateBridgeID)
+		b.Request(method, id, []byte(args))
+		if b.broken() {
+			t.Fatalf("the host half refused (%q, %q), which the guest half accepted", method, id)
+		}
+		if msg := guestHalf.Check(method, id, []byte(args), false); msg != MsgDuplicateBridgeID {
+			t.Fatalf("second request with id %q = %q, want %q", id, msg, MsgDuplicateBridgeID)
 		}
 		if method == guest.MethodSearch || method == guest.MethodDescribe {
 			ready, _ := b.state()
@@ -269,7 +272,10 @@ func TestWait_RefusesTamperedSnapshots(t *testing.T) {
 	}
 	// A flipped bit.
 	a := suspend()
-	tamper(a, func(r *run) { r.snapshot = append([]byte(nil), r.snapshot...); r.snapshot[len(r.snapshot)/2] ^= 1 })
+	tamper(a, func(r *run) {
+		r.stored.Delta = append([]byte(nil), r.stored.Delta...)
+		r.stored.Delta[len(r.stored.Delta)/2] ^= 1
+	})
 	if res := wait(a); res.Code != CodeInvalidInput || res.Error != MsgRunUnavailable {
 		t.Errorf("wait on a tampered snapshot = %s %q", res.Code, res.Error)
 	}
@@ -277,7 +283,7 @@ func TestWait_RefusesTamperedSnapshots(t *testing.T) {
 	b, c := suspend(), suspend()
 	tamper(b, func(rb *run) {
 		rc := rn.store.runs[c]
-		rb.snapshot, rc.snapshot = rc.snapshot, rb.snapshot
+		rb.stored, rc.stored = rc.stored, rb.stored
 		rb.seal, rc.seal = rc.seal, rb.seal
 	})
 	for _, id := range []string{b, c} {

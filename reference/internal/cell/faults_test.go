@@ -34,7 +34,7 @@ type leakCheck struct {
 func startLeakCheck(t *testing.T, rn *Runner) leakCheck {
 	t.Helper()
 	// At rest the pool is full and no leg runs.
-	settle(t, func() bool { st := rn.Stats(); return st.PooledVMs >= poolSize && st.Legs == 0 && !rn.pool.busy() })
+	settle(t, func() bool { st := rn.Stats(); return st.PooledVMs >= 2 && st.Legs == 0 && !st.Warming })
 	st := rn.Stats()
 	return leakCheck{rn: rn, goroutines: runtime.NumGoroutine(), extraVMs: st.LiveVMs - st.PooledVMs}
 }
@@ -47,7 +47,7 @@ func (c leakCheck) verify(t *testing.T) {
 	for {
 		last, goroutines = c.rn.Stats(), runtime.NumGoroutine()
 		if last.Suspended == 0 && last.Legs == 0 && last.LiveVMs-last.PooledVMs <= c.extraVMs &&
-			!c.rn.pool.busy() && goroutines <= c.goroutines {
+			!last.Warming && goroutines <= c.goroutines {
 			return
 		}
 		if time.Now().After(deadline) {
@@ -59,13 +59,6 @@ func (c leakCheck) verify(t *testing.T) {
 	buf = buf[:runtime.Stack(buf, true)]
 	t.Errorf("leak: %+v (want 0 suspended, 0 legs, at most %d VMs beyond the pool), %d goroutines (want at most %d)\n%s",
 		last, c.extraVMs, goroutines, c.goroutines, buf)
-}
-
-// busy reports whether a refill goroutine is at work.
-func (p *pool) busy() bool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.filling || p.hotFilling || p.blankFilling
 }
 
 // TestFault_GuestTrap: a WebAssembly trap while a run resumes (a sealed
@@ -82,12 +75,12 @@ func TestFault_GuestTrap(t *testing.T) {
 		t.Fatalf("exec = %+v", res)
 	}
 	rn.tamper(t, res.RunID, func(r *run) {
-		raw, err := engine.Decompress(r.snapshot, r.rawSize)
+		raw, err := engine.Decompress(r.stored.Delta, r.stored.RawSize)
 		if err != nil {
 			t.Fatal(err)
 		}
 		binary.LittleEndian.PutUint32(raw[12:], 16) // the stack pointer: the next frame wraps below address 0
-		if r.snapshot, err = engine.Compress(raw); err != nil {
+		if r.stored.Delta, err = engine.Compress(raw); err != nil {
 			t.Fatal(err)
 		}
 		rn.sealer.seal(r) // the fault is inside the engine, not at rest

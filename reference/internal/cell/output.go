@@ -3,6 +3,8 @@ package cell
 import (
 	"encoding/json"
 	"sync"
+
+	"github.com/codemodekit/kit/reference/internal/sandbox"
 )
 
 // outputLog is a run's cumulative text()/json() output and how much of it
@@ -10,16 +12,24 @@ import (
 // the host watchdog may read it to build a failure, so it has its own lock.
 type outputLog struct {
 	mu        sync.Mutex
-	items     []string
+	items     []json.RawMessage
 	delivered int
 	skip      int // entries delivered before a restart (rebuilt runs)
 }
 
 // add appends new entries.
-func (o *outputLog) add(items []string) {
+func (o *outputLog) add(items []json.RawMessage) {
+	if len(items) == 0 {
+		return
+	}
 	o.mu.Lock()
 	o.items = append(o.items, items...)
 	o.mu.Unlock()
+}
+
+// state is the output so far, as the guest half of a leg counts it.
+func (o *outputLog) state() sandbox.Output {
+	return sandbox.Output{Bytes: o.bytes(), Count: o.len()}
 }
 
 // len is the number of entries so far.
@@ -50,9 +60,7 @@ func (o *outputLog) take() []json.RawMessage {
 	defer o.mu.Unlock()
 	from := min(max(o.delivered, o.skip), len(o.items))
 	out := make([]json.RawMessage, 0, len(o.items)-from)
-	for _, s := range o.items[from:] {
-		out = append(out, json.RawMessage(s))
-	}
+	out = append(out, o.items[from:]...)
 	o.delivered = len(o.items)
 	return out
 }

@@ -3,6 +3,8 @@ package cell
 import (
 	"bytes"
 	"encoding/json"
+
+	"github.com/codemodekit/kit/reference/internal/guest"
 )
 
 // Error codes (SPEC.md chapter 19): exactly the seed's six.
@@ -42,10 +44,11 @@ const (
 	MsgRunOtherSession     = "code mode run belongs to a different session."
 	MsgRunResuming         = "code mode run is already being resumed."
 	MsgPendingNoWork       = "code mode promise is pending without host work"
-	MsgTooManyPending      = "too many pending code mode tool calls"
-	MsgUnsupportedMethod   = "unsupported code mode bridge method"
-	MsgInvalidBridgeID     = "invalid code mode bridge id"
-	MsgDuplicateBridgeID   = "duplicate code mode bridge id"
+	MsgTooManyPending      = guest.MsgTooManyPending
+	MsgUnsupportedMethod   = guest.MsgUnsupportedMethod
+	MsgInvalidBridgeID     = guest.MsgInvalidBridgeID
+	MsgDuplicateBridgeID   = guest.MsgDuplicateBridgeID
+	MsgInvalidGuestOutput  = "invalid code mode guest output"
 	MsgRestoreFailed       = "code mode snapshot restore failed."
 	MsgRestartSafeNS       = "restart-safe code mode cannot call namespace tools."
 	MsgRestartSafeEffects  = "restart-safe code mode cannot call side-effecting tools."

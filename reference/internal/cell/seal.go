@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/binary"
-	"slices"
 )
 
 // A sealer binds every stored snapshot to its run, its scope, the engine
@@ -47,20 +46,12 @@ func (s *sealer) sum(r *run) []byte {
 	field([]byte(r.scope.SessionKey))
 	field([]byte(r.scope.AgentID))
 	u64(r.generation)
-	u64(uint64(r.rawSize))
-	u64(uint64(r.ctl))
+	st := r.stored
+	u64(uint64(st.RawSize))
+	u64(uint64(st.Control))
 	// The unhandled rejections are restored into the VM with the image.
-	keys := make([]uint32, 0, len(r.rejected))
-	for k := range r.rejected {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	u64(uint64(len(keys)))
-	for _, k := range keys {
-		u64(uint64(k))
-		field([]byte(r.rejected[k]))
-	}
-	field(r.snapshot)
+	field(st.Rejections)
+	field(st.Delta)
 	return m.Sum(nil)
 }
 

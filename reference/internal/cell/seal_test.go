@@ -8,17 +8,20 @@ import (
 
 	"github.com/codemodekit/kit/reference/internal/catalog"
 	"github.com/codemodekit/kit/reference/internal/config"
-	"github.com/codemodekit/kit/reference/internal/engine"
+	"github.com/codemodekit/kit/reference/internal/sandbox"
 	"github.com/google/go-cmp/cmp"
 )
 
 // envelope is what a stored run keeps of its snapshot at rest: the sealed
-// bytes and the fields the seal covers besides the run's identity.
+// guest half and the seal.
 type envelope struct {
-	snapshot []byte
-	rawSize  int
-	ctl      uint32
-	seal     []byte
+	stored sandbox.Stored
+	seal   []byte
+}
+
+func cloneStored(s sandbox.Stored) sandbox.Stored {
+	s.Delta, s.Rejections = bytes.Clone(s.Delta), bytes.Clone(s.Rejections)
+	return s
 }
 
 func (rn *Runner) envelopeOf(t *testing.T, id string) envelope {
@@ -29,7 +32,7 @@ func (rn *Runner) envelopeOf(t *testing.T, id string) envelope {
 	if !ok {
 		t.Fatalf("run %s is not stored", id)
 	}
-	return envelope{bytes.Clone(r.snapshot), r.rawSize, uint32(r.ctl), bytes.Clone(r.seal)}
+	return envelope{cloneStored(r.stored), bytes.Clone(r.seal)}
 }
 
 // tamper changes the stored run id under the store's lock.
@@ -45,7 +48,7 @@ func (rn *Runner) tamper(t *testing.T, id string, f func(r *run)) {
 }
 
 func (e envelope) install(r *run) {
-	r.snapshot, r.rawSize, r.seal, r.ctl = bytes.Clone(e.snapshot), e.rawSize, bytes.Clone(e.seal), engine.Handle(e.ctl)
+	r.stored, r.seal = cloneStored(e.stored), bytes.Clone(e.seal)
 }
 
 // refused is the payload of a wait whose snapshot fails its seal (CM-18.19).
@@ -86,25 +89,28 @@ func TestWait_SealRefusesTampering(t *testing.T) {
 	}{
 		{name: "flipped snapshot bit", attack: func(t *testing.T, rn *Runner, _ *fakeHost, victim, _ string) (string, Scope) {
 			rn.tamper(t, victim, func(r *run) {
-				r.snapshot = bytes.Clone(r.snapshot)
-				r.snapshot[len(r.snapshot)/2] ^= 0x01
+				r.stored.Delta = bytes.Clone(r.stored.Delta)
+				r.stored.Delta[len(r.stored.Delta)/2] ^= 0x01
 			})
 			return victim, scope
 		}},
 		{name: "truncated snapshot", attack: func(t *testing.T, rn *Runner, _ *fakeHost, victim, _ string) (string, Scope) {
-			rn.tamper(t, victim, func(r *run) { r.snapshot = bytes.Clone(r.snapshot[:len(r.snapshot)-1]) })
+			rn.tamper(t, victim, func(r *run) { r.stored.Delta = bytes.Clone(r.stored.Delta[:len(r.stored.Delta)-1]) })
 			return victim, scope
 		}},
 		{name: "changed raw size", attack: func(t *testing.T, rn *Runner, _ *fakeHost, victim, _ string) (string, Scope) {
-			rn.tamper(t, victim, func(r *run) { r.rawSize += 65536 })
+			rn.tamper(t, victim, func(r *run) { r.stored.RawSize += 65536 })
 			return victim, scope
 		}},
 		{name: "changed controller handle", attack: func(t *testing.T, rn *Runner, _ *fakeHost, victim, _ string) (string, Scope) {
-			rn.tamper(t, victim, func(r *run) { r.ctl += 8 })
+			rn.tamper(t, victim, func(r *run) { r.stored.Control += 8 })
 			return victim, scope
 		}},
 		{name: "injected unhandled rejection", attack: func(t *testing.T, rn *Runner, _ *fakeHost, victim, _ string) (string, Scope) {
-			rn.tamper(t, victim, func(r *run) { r.rejected = map[uint32]string{8: "Error: forged"} })
+			rn.tamper(t, victim, func(r *run) {
+				// One forged unhandled rejection: a promise at 8, its reason box at 16.
+				r.stored.Rejections = []byte{2, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 8, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 8, 0, 0, 0, 16, 0, 0, 0}
+			})
 			return victim, scope
 		}},
 		{name: "forged seal", attack: func(t *testing.T, rn *Runner, _ *fakeHost, victim, _ string) (string, Scope) {
@@ -144,11 +150,11 @@ func TestWait_SealRefusesTampering(t *testing.T) {
 			return victim, scope
 		}},
 		{name: "foreign process key", attack: func(t *testing.T, rn *Runner, _ *fakeHost, victim, _ string) (string, Scope) {
-			rn.sealer = newSealer(rn.eng.Digest()) // same binary, another process's key
+			rn.sealer = newSealer(rn.guests.Digest()) // same binary, another process's key
 			return victim, scope
 		}},
 		{name: "foreign engine binary", attack: func(t *testing.T, rn *Runner, _ *fakeHost, victim, _ string) (string, Scope) {
-			digest := rn.eng.Digest()
+			digest := rn.guests.Digest()
 			digest[31] ^= 0xff
 			rn.sealer = &sealer{key: rn.sealer.key, digest: digest}
 			return victim, scope
@@ -277,8 +283,8 @@ func TestWait_SealCheckedAgainBeforeRestore(t *testing.T) {
 			if !r.resuming {
 				t.Error("the hook ran before the wait admitted the run")
 			}
-			r.snapshot = bytes.Clone(r.snapshot)
-			r.snapshot[len(r.snapshot)-1] ^= 0x01
+			r.stored.Delta = bytes.Clone(r.stored.Delta)
+			r.stored.Delta[len(r.stored.Delta)-1] ^= 0x01
 		})
 		close(h.gate) // the tool ends: the run becomes ready
 	}
@@ -309,13 +315,15 @@ func FuzzSeal(f *testing.F) {
 	s := newSealer(digest)
 	mk := func() *run {
 		return &run{id: "cm_1", scope: Scope{AgentRunID: "r", SessionID: "s", SessionKey: "k", AgentID: "a"},
-			snapshot: []byte("QJSS-compressed-image-bytes"), rawSize: 1 << 20, ctl: 40}
+			stored: sandbox.Stored{Delta: []byte("QJSD-compressed-image-bytes"), RawSize: 1 << 20, Control: 40,
+				Rejections: []byte("rejection-table")}}
 	}
 	base := mk()
 	s.seal(base)
 	f.Fuzz(func(t *testing.T, field uint8, at uint32, xor uint8) {
 		r := mk()
 		r.generation, r.seal = base.generation, bytes.Clone(base.seal)
+		r.stored = cloneStored(r.stored)
 		flip := func(b string) string {
 			if len(b) == 0 {
 				return string([]byte{xor})
@@ -324,9 +332,9 @@ func FuzzSeal(f *testing.F) {
 			x[int(at)%len(x)] ^= xor
 			return string(x)
 		}
-		switch field % 10 {
+		switch field % 11 {
 		case 0:
-			r.snapshot[int(at)%len(r.snapshot)] ^= xor
+			r.stored.Delta[int(at)%len(r.stored.Delta)] ^= xor
 		case 1:
 			r.seal[int(at)%len(r.seal)] ^= xor
 		case 2:
@@ -340,16 +348,19 @@ func FuzzSeal(f *testing.F) {
 		case 6:
 			r.scope.AgentID = flip(r.scope.AgentID)
 		case 7:
-			r.rawSize ^= int(xor)
+			r.stored.RawSize ^= int(xor)
 		case 8:
-			r.ctl ^= engine.Handle(xor)
+			r.stored.Control ^= uint32(xor)
 		case 9:
 			r.generation ^= uint64(xor)
+		case 10:
+			r.stored.Rejections[int(at)%len(r.stored.Rejections)] ^= xor
 		}
-		changed := !bytes.Equal(r.snapshot, base.snapshot) || !bytes.Equal(r.seal, base.seal) || r.id != base.id ||
-			r.scope != base.scope || r.rawSize != base.rawSize || r.ctl != base.ctl || r.generation != base.generation
+		b, g := base.stored, r.stored
+		changed := !bytes.Equal(g.Delta, b.Delta) || !bytes.Equal(g.Rejections, b.Rejections) || !bytes.Equal(r.seal, base.seal) ||
+			r.id != base.id || r.scope != base.scope || g.RawSize != b.RawSize || g.Control != b.Control || r.generation != base.generation
 		if got := s.verify(r); got == changed {
-			t.Errorf("verify after changing field %d at %d by %#x = %v, want %v", field%10, at, xor, got, !changed)
+			t.Errorf("verify after changing field %d at %d by %#x = %v, want %v", field%11, at, xor, got, !changed)
 		}
 	})
 }

@@ -4,7 +4,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/codemodekit/kit/reference/internal/engine"
+	"github.com/codemodekit/kit/reference/internal/sandbox"
 )
 
 // MaxSuspendedRuns is the per-process cap on suspended runs.
@@ -20,15 +20,12 @@ type Scope struct {
 
 // A run is the host state of one suspended code-mode run.
 type run struct {
-	id       string
-	scope    Scope
-	host     Host
-	bridge   *bridge
-	snapshot []byte // zstd-compressed QJSS image
-	rawSize  int    // serialized (uncompressed) snapshot size
-	rejected map[uint32]string
-	ctl      engine.Handle // the controller object, valid in restored VMs too
-	seal     []byte        // HMAC binding the snapshot to this run (seal.go)
+	id     string
+	scope  Scope
+	host   Host
+	bridge *bridge
+	stored sandbox.Stored // the guest half: the VM's image and what goes with it
+	seal   []byte         // HMAC binding the snapshot to this run (seal.go)
 	// generation counts the run's suspensions; the seal covers it, so only
 	// the latest snapshot verifies.
 	generation uint64

@@ -7,8 +7,6 @@ import (
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
-
-	"github.com/codemodekit/kit/reference/internal/guest"
 )
 
 // This file reads exec's arguments and writes the payload by hand, with
@@ -337,33 +335,4 @@ func (w *wireWriter) comma(i int) {
 	if i > 0 {
 		w.buf.WriteByte(',')
 	}
-}
-
-// The poll results of a cell without new output that has not settled or
-// has returned a primitive, as the controller writes them (guest/controller.js).
-const (
-	pollQuiet   = `{"items":[],"overflow":false,"state":{"done":false}}`
-	pollPrefix  = `{"items":[],"overflow":false,"state":{"done":true,"ok":true,"value":`
-	pollSuffix  = `}}`
-	pollMinimum = len(pollPrefix) + 1 + len(pollSuffix)
-)
-
-// readPoll decodes the controller's poll result as json.Unmarshal would.
-// The two common forms above are read by hand; any other goes through
-// encoding/json.
-func readPoll(raw string) (guest.PollResult, error) {
-	if raw == pollQuiet {
-		return guest.PollResult{Items: []string{}, State: &guest.State{}}, nil
-	}
-	if len(raw) >= pollMinimum && raw[:len(pollPrefix)] == pollPrefix && raw[len(raw)-len(pollSuffix):] == pollSuffix {
-		// v is the value when it is one valid JSON value without the white
-		// space that json.Valid allows around it.
-		v := raw[len(pollPrefix) : len(raw)-len(pollSuffix)]
-		if !isJSONSpace(v[0]) && !isJSONSpace(v[len(v)-1]) && json.Valid([]byte(v)) {
-			return guest.PollResult{Items: []string{}, State: &guest.State{Done: true, OK: true, Value: guest.RawJSON(v)}}, nil
-		}
-	}
-	var p guest.PollResult
-	err := json.Unmarshal([]byte(raw), &p)
-	return p, err
 }

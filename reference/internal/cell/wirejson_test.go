@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/codemodekit/kit/reference/internal/guest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -323,45 +322,5 @@ func FuzzResultMarshal_matchesEncodingJSON(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, seed uint64, s string) {
 		checkResult(t, randomResult(rand.New(rand.NewPCG(seed, 7)), s))
-	})
-}
-
-func TestReadPoll_matchesEncodingJSON(t *testing.T) {
-	for _, raw := range []string{
-		pollQuiet, pollPrefix + "3" + pollSuffix, pollPrefix + "null" + pollSuffix, pollPrefix + `"a\"}}"` + pollSuffix,
-		pollPrefix + `{"a":[1,{"b":2}]}` + pollSuffix, pollPrefix + `1},"x":{"y":2` + pollSuffix, pollPrefix + pollSuffix,
-		pollPrefix + "1" + `,"value":2}}`, pollPrefix + "1 " + pollSuffix, pollPrefix + "01" + pollSuffix,
-		`{"items":["1"],"overflow":true,"state":null}`, `{"items":[],"overflow":false,"state":{"done":true,"ok":false,"error":{"name":"Error","message":"x","stack":"","isError":true}}}`,
-		`{"items":[],"overflow":false,"state":null}`, `{"items":[]`, ``, `null`,
-	} {
-		got, err := readPoll(raw)
-		var want guest.PollResult
-		wantErr := json.Unmarshal([]byte(raw), &want)
-		if (err != nil) != (wantErr != nil) {
-			t.Errorf("readPoll(%s) error = %v, encoding/json: %v", raw, err, wantErr)
-			continue
-		}
-		if diff := cmp.Diff(want, got); err == nil && diff != "" {
-			t.Errorf("readPoll(%s) mismatch (-encoding/json +hand):\n%s", raw, diff)
-		}
-	}
-}
-
-func FuzzReadPoll_matchesEncodingJSON(f *testing.F) {
-	for _, s := range []string{"3", "null", `"a"`, `{"a":1}`, "1 ", "1},{", ""} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		for _, raw := range []string{s, pollPrefix + s + pollSuffix} {
-			got, err := readPoll(raw)
-			var want guest.PollResult
-			wantErr := json.Unmarshal([]byte(raw), &want)
-			if (err != nil) != (wantErr != nil) {
-				t.Fatalf("readPoll(%q) error = %v, encoding/json: %v", raw, err, wantErr)
-			}
-			if diff := cmp.Diff(want, got); err == nil && diff != "" {
-				t.Fatalf("readPoll(%q) mismatch (-encoding/json +hand):\n%s", raw, diff)
-			}
-		}
 	})
 }

@@ -44,6 +44,14 @@ func (vm *VM) NewBase() (*Base, error) {
 	return &Base{mem: bytes.Clone(view)}, nil
 }
 
+// BaseOf makes a Base of a memory image taken by NewBase (Image), possibly
+// in another process: deltas taken against one are restored against the
+// other. The image is not copied; it must not change.
+func BaseOf(image []byte) *Base { return &Base{mem: image} }
+
+// Image returns the Base's memory image. It must not be changed.
+func (b *Base) Image() []byte { return b.mem }
+
 // SnapshotDelta captures the VM's state like Snapshot and returns it as a
 // compressed delta against base (nil: every block is stored), with its
 // uncompressed size for RestoreDelta.

@@ -213,21 +213,11 @@ func hostInterrupt(ctx context.Context, _ api.Module, stack []uint64) {
 	}
 }
 
-// hostPromiseRejection records rejected promises that have no handler and
-// forgets them when a handler is attached later. The promise is keyed by its
-// object address, which stays valid across snapshots of the same image.
+// hostPromiseRejection records promises rejected without a handler and
+// forgets them when a handler is attached later (rejections.go).
 func hostPromiseRejection(ctx context.Context, _ api.Module, stack []uint64) {
 	vm := vmFrom(ctx)
-	promise, reason, handled := uint32(stack[0]), uint32(stack[1]), stack[2] != 0
-	if ptr, err := vm.call(xGetValuePtr, uint64(promise)); err == nil && ptr != 0 {
-		if handled {
-			delete(vm.rejections, uint32(ptr))
-		} else {
-			vm.rejections[uint32(ptr)] = vm.describe(reason)
-		}
-	}
-	vm.free(promise)
-	vm.free(reason)
+	vm.track(uint32(stack[0]), uint32(stack[1]), stack[2] != 0)
 	if vm.broken != nil {
 		panic(trapPanic{vm.broken})
 	}

@@ -45,8 +45,8 @@ type VM struct {
 
 	hosts  map[string]HostFunc
 	limits Limits
-	// rejections holds promises rejected without a handler, by address.
-	rejections map[uint32]string
+	// rejections holds the promises rejected without a handler (rejections.go).
+	rejections rejections
 
 	busy     atomic.Bool
 	deadline atomic.Int64 // unix nanoseconds; 0 means none
@@ -94,7 +94,7 @@ func (e *Engine) NewVM(ctx context.Context, limits Limits) (*VM, error) {
 }
 
 func (e *Engine) instantiate(ctx context.Context) (*VM, error) {
-	vm := &VM{engine: e, hosts: map[string]HostFunc{}, rejections: map[uint32]string{}}
+	vm := &VM{engine: e, hosts: map[string]HostFunc{}, rejections: newRejections()}
 	vm.ctx = context.WithValue(context.WithoutCancel(ctx), vmKey{}, vm)
 	mod, err := e.runtime.InstantiateModule(experimental.WithMemoryAllocator(vm.ctx, linearMemory{vm: vm}), e.compiled,
 		wazero.NewModuleConfig().WithName("").WithStartFunctions())
@@ -163,26 +163,6 @@ func (vm *VM) SetMemoryLimit(bytes uint32) error {
 	return nil
 }
 
-// UnhandledRejections returns the rejection reasons of promises that were
-// rejected and still have no handler, formatted like guest errors, keyed by
-// promise address.
-func (vm *VM) UnhandledRejections() map[uint32]string {
-	out := make(map[uint32]string, len(vm.rejections))
-	for k, v := range vm.rejections {
-		out[k] = v
-	}
-	return out
-}
-
-// SetUnhandledRejections replaces the set, e.g. after a restore from a
-// snapshot of a VM that had unhandled rejections.
-func (vm *VM) SetUnhandledRejections(m map[uint32]string) {
-	vm.rejections = make(map[uint32]string, len(m))
-	for k, v := range m {
-		vm.rejections[k] = v
-	}
-}
-
 // Limits returns the limits in force.
 func (vm *VM) Limits() Limits { return vm.limits }
 
@@ -195,6 +175,21 @@ func (vm *VM) SetDeadline(t time.Time) {
 		vm.deadline.Store(t.UnixNano())
 	}
 	vm.fired.Store(false)
+}
+
+// Deadline returns the deadline SetDeadline set, or the zero time.
+func (vm *VM) Deadline() time.Time {
+	if d := vm.deadline.Load(); d != 0 {
+		return time.Unix(0, d)
+	}
+	return time.Time{}
+}
+
+// ClearInterrupts clears the deadline and the abort flag, so that the host
+// can read the guest's state after the interrupt handler stopped it.
+func (vm *VM) ClearInterrupts() {
+	vm.deadline.Store(0)
+	vm.aborted.Store(false)
 }
 
 // Abort makes the interrupt handler stop the guest at its next poll. It is
@@ -359,14 +354,23 @@ func (vm *VM) newString(s string) (uint32, error) {
 	return box, vm.checkException(box)
 }
 
-// MaxStringBytes bounds every string the host reads from the guest. Longer
-// strings read as empty with ok false.
-const MaxStringBytes = 64 << 20
+// MaxStringBytes bounds the strings the host reads from the guest where the
+// caller names no smaller bound: host function arguments and error texts.
+// Longer strings read as empty with ok false, and are never copied out of
+// guest memory.
+const MaxStringBytes = 16<<20 + 1
 
-// readString converts the value in box to a string. It never runs guest
-// code for strings; callers must only pass primitives. On a conversion
-// failure the pending exception is cleared and ok is false.
+// readString converts the value in box to a string of at most MaxStringBytes.
 func (vm *VM) readString(box uint32) (s string, ok bool, err error) {
+	return vm.readStringMax(box, MaxStringBytes)
+}
+
+// readStringMax converts the value in box to a string. It never runs guest
+// code for strings; callers must only pass primitives. On a conversion
+// failure the pending exception is cleared and ok is false; a string of
+// more than limit bytes (UTF-8) reads as empty with ok false, and only its
+// length is looked at.
+func (vm *VM) readStringMax(box uint32, limit int) (s string, ok bool, err error) {
 	p, err := vm.call(xGetStringLen, uint64(box), uint64(vm.scratch))
 	if err != nil {
 		return "", false, err
@@ -376,7 +380,7 @@ func (vm *VM) readString(box uint32) (s string, ok bool, err error) {
 		return "", false, nil
 	}
 	n, _ := vm.mem.ReadUint32Le(vm.scratch)
-	okRead := n <= MaxStringBytes
+	okRead := int64(n) <= int64(limit)
 	if okRead {
 		var b []byte
 		if b, okRead = vm.mem.Read(uint32(p), n); okRead {
@@ -437,44 +441,60 @@ func (vm *VM) takeException() error {
 }
 
 // describe formats a thrown or rejected value as "Name: message" (or the
-// string form of a primitive).
-func (vm *VM) describe(box uint32) string {
+// string form of a primitive). ok is false when a part of it is longer than
+// limit bytes; nothing longer is read.
+func (vm *VM) describe(box uint32, limit int) (string, bool) {
 	if vm.is(xIsObject, box) {
-		ge := GuestError{Name: vm.stringProp(box, "name"), Message: vm.stringProp(box, "message")}
-		if ge.Name == "" && ge.Message == "" {
-			return "[object]"
+		name, okName := vm.stringPropMax(box, "name", limit)
+		message, okMessage := vm.stringPropMax(box, "message", limit)
+		if !okName || !okMessage {
+			return "", false
 		}
-		return ge.Error()
+		ge := GuestError{Name: name, Message: message}
+		if ge.Name == "" && ge.Message == "" {
+			return "[object]", true
+		}
+		return ge.Error(), true
 	}
 	if vm.is(xIsNull, box) || vm.is(xIsUndefined, box) || vm.is(xIsString, box) || vm.is(xIsNumber, box) || vm.is(xIsBool, box) {
-		s, _, _ := vm.readString(box)
-		return s
+		s, ok, _ := vm.readStringMax(box, limit)
+		return s, ok
 	}
-	return "non-object rejection"
+	return "non-object rejection", true
 }
 
 // stringProp reads obj[key] when it is an own or inherited data property
 // holding a string; anything else (getters that throw, non-strings) yields "".
 func (vm *VM) stringProp(obj uint32, key string) string {
+	s, _ := vm.stringPropMax(obj, key, MaxStringBytes)
+	return s
+}
+
+// stringPropMax is stringProp for a string of at most limit bytes; ok is
+// false for a longer one, which is not read.
+func (vm *VM) stringPropMax(obj uint32, key string, limit int) (string, bool) {
 	kp, err := vm.writeBytes(key)
 	if err != nil {
-		return ""
+		return "", true
 	}
 	defer func() { _, _ = vm.call(xFree, uint64(kp)) }()
 	v, err := vm.callBox(xGetPropString, uint64(obj), uint64(kp))
 	if err != nil {
-		return ""
+		return "", true
 	}
 	defer vm.free(v)
 	if vm.is(xIsException, v) {
 		vm.clearException()
-		return ""
+		return "", true
 	}
 	if !vm.is(xIsString, v) {
-		return ""
+		return "", true
 	}
-	s, _, _ := vm.readString(v)
-	return s
+	s, ok, _ := vm.readStringMax(v, limit)
+	if !ok {
+		return "", false
+	}
+	return s, true
 }
 
 // Eval evaluates src as a global script and discards its completion value.
@@ -570,6 +590,29 @@ func (vm *VM) CallMethod(obj Handle, method string, args ...string) (string, err
 	return vm.callStrings(uint32(obj), method, args)
 }
 
+// CallMethodMax is CallMethod for a result of at most limit bytes (UTF-8):
+// a longer string result is never copied out of the guest, and ok is false.
+func (vm *VM) CallMethodMax(obj Handle, method string, limit int, args ...string) (s string, ok bool, err error) {
+	if err := vm.enter(); err != nil {
+		return "", false, err
+	}
+	defer vm.exit()
+	boxes := make([]uint32, 0, len(args))
+	defer func() {
+		for _, b := range boxes {
+			vm.free(b)
+		}
+	}()
+	for _, a := range args {
+		b, err := vm.newString(a)
+		if err != nil {
+			return "", false, err
+		}
+		boxes = append(boxes, b)
+	}
+	return vm.callOnMax(uint32(obj), method, boxes, limit)
+}
+
 // Call calls the global function named fn with string arguments and returns
 // its result: a string result as is, undefined and null as "", any other
 // primitive converted with ToString. Objects yield "".
@@ -599,27 +642,34 @@ func (vm *VM) callStrings(this uint32, name string, args []string) (string, erro
 }
 
 func (vm *VM) callOn(this uint32, name string, argv []uint32) (string, error) {
+	s, _, err := vm.callOnMax(this, name, argv, MaxStringBytes)
+	return s, err
+}
+
+// callOnMax calls this[name](...argv) and reads a string result of at most
+// limit bytes; ok is false for a longer one.
+func (vm *VM) callOnMax(this uint32, name string, argv []uint32, limit int) (string, bool, error) {
 	kp, err := vm.writeBytes(name)
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
 	fn, err := vm.callBox(xGetPropString, uint64(this), uint64(kp))
 	_, _ = vm.call(xFree, uint64(kp))
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
 	if err := vm.checkException(fn); err != nil {
-		return "", err
+		return "", false, err
 	}
 	defer vm.free(fn)
 	var argvPtr uint64
 	if len(argv) > 0 {
 		p, err := vm.call(xMalloc, uint64(4*len(argv)))
 		if err != nil {
-			return "", err
+			return "", false, err
 		}
 		if p == 0 {
-			return "", &GuestError{Name: "InternalError", Message: "out of memory"}
+			return "", false, &GuestError{Name: "InternalError", Message: "out of memory"}
 		}
 		defer func() { _, _ = vm.call(xFree, p) }()
 		for i, b := range argv {
@@ -629,17 +679,16 @@ func (vm *VM) callOn(this uint32, name string, argv []uint32) (string, error) {
 	}
 	res, err := vm.callBox(xCall, uint64(fn), uint64(this), uint64(len(argv)), argvPtr)
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
 	if err := vm.checkException(res); err != nil {
-		return "", err
+		return "", false, err
 	}
 	defer vm.free(res)
 	if vm.is(xIsUndefined, res) || vm.is(xIsNull, res) || vm.is(xIsObject, res) {
-		return "", vm.broken
+		return "", true, vm.broken
 	}
-	s, _, err := vm.readString(res)
-	return s, err
+	return vm.readStringMax(res, limit)
 }
 
 // DrainJobs runs pending jobs (promise reactions) until none is left. A job

@@ -12,12 +12,24 @@
 //   configure(json)      install the run's other globals (once per VM)
 //   start(fn)            run the model's async function
 //   settle(id, ok, s)    settle a bridge request (s: JSON value, or error message)
-//   state()              JSON {done, ok, value?, error?}
-//   poll()               JSON {items, overflow, state}: output produced since
-//                        the last poll, and state() when computing it runs
-//                        no model code (else null: the host calls state())
+//   poll()               JSON {items, overflow, state}: the output items
+//                        produced since the last poll (each item's own JSON
+//                        text, not re-quoted), whether output passed
+//                        maxOutputBytes, and the state when computing it runs
+//                        no model code: {done:false}, {done:true, ok:true,
+//                        value} for a primitive value, else {done:true, ok}
+//                        and the host asks value() or error()
+//   value()              the final value's JSON text (host adapter)
+//   error()              JSON {isError, name, message, stack} of the value the
+//                        model's function threw
 // Guest -> host: __openclawHostRequest(method, argsJson, id) and
 // __openclawRandom(), captured here and deleted from globalThis.
+//
+// Every JSON text the controller hands to the host is built here from
+// primitive strings quoted by the captured JSON.stringify (which looks up
+// no toJSON for a primitive), and its own records are objects without a
+// prototype: model code that patches prototypes (a toJSON, a setter for
+// "0") can change its own values, never the shape of the messages.
 (() => {
   "use strict";
   const G = globalThis;
@@ -56,6 +68,7 @@
   const stringSplit = String.prototype.split;
   const stringSlice = String.prototype.slice;
   const stringTrim = String.prototype.trim;
+  const arraySlice = Array.prototype.slice;
 
   defineProperty(Math, "random", {
     value: function random() {
@@ -66,22 +79,26 @@
     configurable: true,
   });
 
-  // safe is the guest adapter (SPEC.md section 7.3) for text(), json(),
-  // yield reasons and bridge arguments.
-  function safe(v) {
-    if (v === undefined) return null;
+  // safeJSON is the JSON text of the guest adapter's result (SPEC.md
+  // section 7.3), for text(), json(), yield reasons and bridge arguments:
+  // JSON.stringify's text of v when there is one (parsing it and writing it
+  // again gives the same text), else the text of the fallback.
+  function safeJSON(v) {
+    if (v === undefined) return "null";
     let s;
     try {
       s = stringify(v);
     } catch (e) {
       s = undefined;
     }
-    if (s !== undefined) return parse(s);
-    if (v instanceof ErrorCtor) return { name: StringCtor(v.name), message: StringCtor(v.message) };
+    if (s !== undefined) return s;
+    if (v instanceof ErrorCtor) {
+      return '{"name":' + stringify(StringCtor(v.name)) + ',"message":' + stringify(StringCtor(v.message)) + "}";
+    }
     try {
-      return StringCtor(v);
+      return stringify(StringCtor(v));
     } catch (e) {
-      return apply(objectToString, v, []);
+      return stringify(apply(objectToString, v, []));
     }
   }
 
@@ -105,42 +122,46 @@
     }
   }
 
-  // Output items are kept as JSON texts. The host does the exact byte
-  // accounting; the guest only stops storing far beyond any limit so a flood
-  // cannot exhaust the heap before the host sees it.
+  // Output items are kept as their JSON texts. The host does the exact
+  // byte accounting; the guest stops storing as soon as the cumulative
+  // array's length in UTF-16 code units passes maxOutputBytes: no UTF-8
+  // text is shorter in bytes than in code units, so the output is then
+  // certainly over the limit, and a flood cannot fill the heap first.
   let maxOutputBytes = 65536;
-  const outputs = [];
-  let outputBytes = 2;
+  const outputs = create(null);
+  let outputCount = 0;
+  let outputUnits = 2;
   let outputOverflow = false;
   let taken = 0;
 
   function pushOutput(item) {
     if (outputOverflow) return;
-    const s = stringify(item);
-    outputBytes += s.length + 1;
-    if (outputBytes > maxOutputBytes * 4 + 4096) {
+    outputUnits += item.length + (outputCount > 0 ? 1 : 0);
+    if (outputUnits > maxOutputBytes) {
       outputOverflow = true;
       return;
     }
-    outputs[outputs.length] = s;
+    outputs[outputCount] = item;
+    outputCount++;
   }
 
   function text(value) {
-    pushOutput({ type: "text", text: typeof value === "string" ? value : stringify(safe(value)) });
+    pushOutput('{"type":"text","text":' + stringify(typeof value === "string" ? value : safeJSON(value)) + "}");
   }
 
   function json(value) {
-    pushOutput({ type: "json", value: safe(value) });
+    pushOutput('{"type":"json","value":' + safeJSON(value) + "}");
   }
 
   const seq = create(null);
   const pending = create(null);
 
-  function request(method, args) {
+  // request issues a bridge request; argsJSON is its arguments' JSON text.
+  function request(method, argsJSON) {
     const n = (seq[method] || 0) + 1;
     seq[method] = n;
     const id = "bridge:" + method + ":" + n;
-    hostRequest(method, stringify(safe(args)), id);
+    hostRequest(method, argsJSON, id);
     return new PromiseCtor((resolve, reject) => {
       pending[id] = { resolve, reject };
     });
@@ -202,9 +223,11 @@
       if (node.kind === "call") {
         const path = node.path;
         return async function () {
-          const args = [];
-          for (let i = 0; i < arguments.length; i++) args[i] = arguments[i];
-          return request("namespace", { namespace: nsId, path, args: safe(args), argc: arguments.length });
+          const args = apply(arraySlice, arguments, []);
+          return request(
+            "namespace",
+            '{"namespace":' + stringify(nsId) + ',"path":' + stringify(path) + ',"args":' + safeJSON(args) + ',"argc":' + arguments.length + "}",
+          );
         };
       }
       if (node.kind === "value") return deepFreeze(node.value);
@@ -235,19 +258,19 @@
         if (typeof l !== "number" || !(l >= 1) || l % 1 !== 0) throw new ErrorCtor("limit must be a positive integer.");
         limit = l;
       }
-      return request("search", { query, limit });
+      return request("search", '{"query":' + stringify(query) + ',"limit":' + (limit === null ? "null" : "" + limit) + "}");
     };
     const describe = async function describe(id) {
       if (typeof id !== "string") throw new ErrorCtor("describe id must be a string.");
-      return request("describe", { id });
+      return request("describe", '{"id":' + stringify(id) + "}");
     };
     const call = async function call(id, input) {
       if (typeof id !== "string") throw new ErrorCtor("call id must be a string.");
-      return request("call", { id, input: input === undefined ? {} : safe(input) });
+      return request("call", '{"id":' + stringify(id) + ',"input":' + (input === undefined ? "{}" : safeJSON(input)) + "}");
     };
     const callValue = async function callValue(id, input) {
       if (typeof id !== "string") throw new ErrorCtor("callValue id must be a string.");
-      return request("callValue", { id, input: input === undefined ? {} : safe(input) });
+      return request("callValue", '{"id":' + stringify(id) + ',"input":' + (input === undefined ? "{}" : safeJSON(input)) + "}");
     };
     // The input goes through the guest adapter on its own, so a hostile
     // input (a throwing getter, a cycle, a Proxy trap) cannot take the id
@@ -320,7 +343,7 @@
     constant("text", text);
     constant("json", json);
     constant("yield_control", async function yield_control(reason) {
-      return request("yield", { reason: reason === undefined ? null : safe(reason) });
+      return request("yield", '{"reason":' + (reason === undefined ? "null" : safeJSON(reason)) + "}");
     });
     for (let i = 0; i < names.length; i++) {
       const d = getOwnPropertyDescriptor(G, names[i]);
@@ -340,9 +363,13 @@
       const o = options !== null && typeof options === "object" ? options : {};
       const picked = {};
       const known = ["label", "model", "thinking", "fastMode", "agentId", "phase"];
-      for (let i = 0; i < known.length; i++) if (o[known[i]] !== undefined) picked[known[i]] = o[known[i]];
-      const spawned = await request("agentSpawn", { prompt, options: picked });
-      return request("agentWait", { spawned, schema: o.schema !== undefined && o.schema !== null });
+      for (let i = 0; i < known.length; i++) {
+        const v = o[known[i]];
+        if (v !== undefined) defineProperty(picked, known[i], { value: v, writable: true, enumerable: true, configurable: true });
+      }
+      const spawned = await request("agentSpawn", '{"prompt":' + stringify(prompt) + ',"options":' + safeJSON(picked) + "}");
+      const schema = o.schema !== undefined && o.schema !== null;
+      return request("agentWait", '{"spawned":' + safeJSON(spawned) + ',"schema":' + (schema ? "true" : "false") + "}");
     };
     constant("agents", freeze({ run }));
     constant("phase", function phase(title) {
@@ -356,8 +383,8 @@
   let started = false;
   let done = false;
   let ok = false;
-  let value;
-  let error;
+  let result;
+  let thrown;
 
   function start(fn) {
     if (started) return;
@@ -367,18 +394,18 @@
       p = fn();
     } catch (e) {
       done = true;
-      error = e;
+      thrown = e;
       return;
     }
     apply(promiseThen, p, [
       (v) => {
         done = true;
         ok = true;
-        value = v;
+        result = v;
       },
       (e) => {
         done = true;
-        error = e;
+        thrown = e;
       },
     ]);
   }
@@ -391,28 +418,44 @@
     else p.reject(new ErrorCtor(payload === "" ? "nested tool failed" : payload));
   }
 
-  function state() {
-    if (!done) return '{"done":false}';
-    if (ok) return '{"done":true,"ok":true,"value":' + finalJSON(value) + "}";
-    return stringify({ done: true, ok: false, error: describeError(error) });
+  // value is the final value's JSON text (host adapter); it may run model
+  // code (a toJSON, a getter).
+  function value() {
+    return finalJSON(result);
+  }
+
+  // error describes the value the model's function threw; reading its name,
+  // message and stack may run model code (getters).
+  function error() {
+    const d = describeError(thrown);
+    return (
+      '{"isError":' + (d.isError ? "true" : "false") + ',"name":' + stringify(d.name) + ',"message":' + stringify(d.message) +
+      ',"stack":' + stringify(d.stack) + "}"
+    );
   }
 
   // poll takes the output produced since the last poll and, in the same
-  // call, the state, when the state runs no model code: the function has
-  // not settled, or it returned a primitive that JSON.stringify turns into
-  // text without a toJSON lookup. Otherwise (an object, a BigInt, an
-  // error) the host asks for the state after it holds the output, so that
-  // model code run by the state (a toJSON, a getter) and stopped by the
-  // deadline never takes the output with it.
+  // call, the state, as far as computing it runs no model code: a number,
+  // a boolean, null, undefined or a string of at most maxOutputBytes code
+  // units is written inline; any other value, and an error, is left to
+  // value() and error(), which the host calls once it holds the output, so
+  // that model code they run and the deadline stops never takes the output
+  // with it.
   function poll() {
-    const items = [];
-    for (let i = taken; i < outputs.length; i++) items[items.length] = outputs[i];
-    taken = outputs.length;
-    let st = "null";
-    const t = typeof value;
-    if (!done || (ok && (value === undefined || value === null || t === "number" || t === "string" || t === "boolean"))) st = state();
-    return '{"items":' + (items.length === 0 ? "[]" : stringify(items)) + ',"overflow":' + (outputOverflow ? "true" : "false") + ',"state":' + st + "}";
+    let items = "";
+    for (let i = taken; i < outputCount; i++) items += (i > taken ? "," : "") + outputs[i];
+    taken = outputCount;
+    let st;
+    if (!done) st = '{"done":false}';
+    else if (!ok) st = '{"done":true,"ok":false}';
+    else {
+      const t = typeof result;
+      if (result === undefined || result === null || t === "number" || t === "boolean" || (t === "string" && result.length <= maxOutputBytes)) {
+        st = '{"done":true,"ok":true,"value":' + finalJSON(result) + "}";
+      } else st = '{"done":true,"ok":true}';
+    }
+    return '{"items":[' + items + '],"overflow":' + (outputOverflow ? "true" : "false") + ',"state":' + st + "}";
   }
 
-  return freeze({ catalog, configure, start, settle, state, poll });
+  return freeze({ catalog, configure, start, settle, poll, value, error });
 })();

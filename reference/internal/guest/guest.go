@@ -34,8 +34,9 @@ const (
 	Configure = "configure"
 	Start     = "start"
 	Settle    = "settle"
-	StateFn   = "state"
 	Poll      = "poll"
+	ValueFn   = "value"
+	ErrorFn   = "error"
 )
 
 // Bridge methods the guest may request.
@@ -96,46 +97,4 @@ type Node struct {
 	Members map[string]Node `json:"members,omitempty"`
 	Path    string          `json:"path,omitempty"`
 	Value   any             `json:"value"`
-}
-
-// State is the controller's report on the model's async function.
-type State struct {
-	Done  bool             `json:"done"`
-	OK    bool             `json:"ok"`
-	Value RawJSON          `json:"value,omitempty"`
-	Error *ErrorDescriptor `json:"error,omitempty"`
-}
-
-// RawJSON is guest-produced JSON text, kept verbatim.
-type RawJSON []byte
-
-// MarshalJSON returns r itself.
-func (r RawJSON) MarshalJSON() ([]byte, error) {
-	if len(r) == 0 {
-		return []byte("null"), nil
-	}
-	return r, nil
-}
-
-// UnmarshalJSON stores a copy of data.
-func (r *RawJSON) UnmarshalJSON(data []byte) error {
-	*r = append((*r)[:0], data...)
-	return nil
-}
-
-// ErrorDescriptor describes a value the model's code threw.
-type ErrorDescriptor struct {
-	Name    string `json:"name"`
-	Message string `json:"message"`
-	Stack   string `json:"stack"`
-	IsError bool   `json:"isError"`
-}
-
-// A PollResult is what the controller's poll returns: new output items as JSON
-// texts, and the state unless computing it would run model code (nil:
-// call StateFn).
-type PollResult struct {
-	Items    []string `json:"items"`
-	Overflow bool     `json:"overflow"`
-	State    *State   `json:"state"`
 }

@@ -45,6 +45,11 @@ const (
 	wrapperTail = "\n})"
 )
 
+// WrapperLines is how many lines of a prepared JavaScript script come
+// before the model's first line: guest stack frames name lines of the
+// script, and the payload's error text renumbers them.
+const WrapperLines = 1
+
 // wrap returns code as the body of an async arrow function expression.
 func wrap(code string) string { return wrapperHead + code + wrapperTail }
 

@@ -1,4 +1,4 @@
-package cell
+package sandbox
 
 import (
 	"bytes"
@@ -70,8 +70,13 @@ type pool struct {
 	blankFilling bool
 }
 
-func newPool(eng *engine.Engine) *pool {
+// newPool starts a pool of eng's VMs. base is the image suspended runs are
+// stored against; nil makes one from a fresh VM on first use.
+func newPool(eng *engine.Engine, base *engine.Base) *pool {
 	p := &pool{eng: eng, ready: make(chan pooled, poolSize)}
+	if base != nil {
+		p.baseOnce.Do(func() { p.base = base })
+	}
 	p.refill()
 	return p
 }
@@ -97,8 +102,8 @@ func (p *pool) fresh() (pooled, error) {
 	}
 	// Make the export functions every cell calls now, in the background:
 	// each costs a machine stack and tens of microseconds on first use.
-	// state and poll only read, and there is no job to drain.
-	for _, method := range []string{guest.StateFn, guest.Poll} {
+	// poll only reads, and there is no job to drain.
+	for _, method := range []string{guest.Poll} {
 		if _, err := vm.CallMethod(ctl, method); err != nil {
 			vm.Close()
 			return pooled{}, err
@@ -326,6 +331,13 @@ func (p *pool) refillBlanks() {
 			p.mu.Unlock()
 		}
 	}()
+}
+
+// busy reports whether a refill goroutine is at work.
+func (p *pool) busy() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.filling || p.hotFilling || p.blankFilling
 }
 
 // size counts the VMs waiting in the pool, hot ones and Blanks included.
