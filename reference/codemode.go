@@ -14,9 +14,11 @@ package codemode
 
 import (
 	"context"
+	"fmt"
 	"io"
 
 	"github.com/codemodekit/kit/reference/internal/cell"
+	"github.com/codemodekit/kit/reference/internal/isolate"
 	"github.com/codemodekit/kit/reference/internal/sandbox"
 )
 
@@ -42,12 +44,54 @@ type Options struct {
 	Log io.Writer
 	// SubAgents runs Swarm sub-agents; nil makes agents.run fail.
 	SubAgents SubAgentRunner
+	// Isolation says where guest code runs: the zero value is worker
+	// processes the host can kill (ProcessIsolation).
+	Isolation Isolation
 	// StrictPreemption makes every wasm loop of the engine a safepoint, so
-	// even a guest inside one long built-in call (a JSON.parse of a large
-	// text) cannot hold up the process's garbage collector. CPU-heavy cells
-	// run several times slower; without it the hold-up is bounded by one
-	// built-in call (SECURITY.md, RATIONALE.md).
+	// that a guest inside one long built-in call (a JSON.parse of a large
+	// text) reaches its interrupt poll. CPU-heavy cells run several times
+	// slower. With InProcess it is what keeps such a guest from holding up
+	// the host's garbage collector; worker processes do not need it
+	// (SECURITY.md, RATIONALE.md).
 	StrictPreemption bool
+}
+
+// Isolation says where guest code, and the preparation of its source, runs.
+type Isolation int
+
+const (
+	// ProcessIsolation runs every leg in a worker process: the host's own
+	// executable, started with a clean environment and under operating
+	// system limits, pre-started and pooled. A leg that passes its
+	// deadline and a short grace has its worker killed, and a worker that
+	// crashes fails only its own leg; the guest's memory and garbage
+	// collection are the worker's, never the host's. The default.
+	ProcessIsolation Isolation = iota
+	// InProcess runs legs on goroutines of the host process, for trusted
+	// embedding where a process per leg is not wanted. The host is then
+	// exposed to what one built-in call of a guest can do: hold the
+	// garbage collector of the whole process until it returns, and keep
+	// its memory until it does (SECURITY.md lists the bounds).
+	InProcess
+)
+
+// String returns "process" or "in-process".
+func (i Isolation) String() string {
+	if i == InProcess {
+		return "in-process"
+	}
+	return "process"
+}
+
+// ParseIsolation reads "process" or "in-process".
+func ParseIsolation(s string) (Isolation, error) {
+	switch s {
+	case "process", "":
+		return ProcessIsolation, nil
+	case "in-process":
+		return InProcess, nil
+	}
+	return 0, fmt.Errorf("isolation %q is neither process nor in-process", s)
 }
 
 // A Runtime hosts code mode for a process: the compiled engine, the VM pool
@@ -67,11 +111,7 @@ type Runtime struct {
 // quickjs-wasi binary cannot be loaded, code mode still activates and every
 // exec fails closed with runtime_unavailable (see Available).
 func New(ctx context.Context, opts Options) *Runtime {
-	var guests sandbox.Provider
-	sb, err := sandbox.New(ctx, sandbox.Options{WasmPath: opts.WasmPath, Digest: opts.WasmDigest, CacheDir: opts.CacheDir, StrictPreemption: opts.StrictPreemption})
-	if err == nil {
-		guests = sb
-	}
+	guests, err := newGuests(ctx, opts)
 	runner := cell.NewRunner(guests, err)
 	debug := newDebugLog(opts.Env, opts.Log)
 	runner.Events = debug.event
@@ -81,6 +121,31 @@ func New(ctx context.Context, opts Options) *Runtime {
 	}
 	return &Runtime{runner: runner, engErr: err, transcripts: tr, boot: newBootID(), namespaces: opts.Namespaces, debug: debug, subAgents: opts.SubAgents}
 }
+
+// newGuests starts what runs the guest halves of legs: a process-wide
+// pool of workers, or a sandbox in this process.
+func newGuests(ctx context.Context, opts Options) (sandbox.Provider, error) {
+	if opts.Isolation == InProcess {
+		sb, err := sandbox.New(ctx, sandbox.Options{WasmPath: opts.WasmPath, Digest: opts.WasmDigest,
+			CacheDir: opts.CacheDir, StrictPreemption: opts.StrictPreemption})
+		if err != nil {
+			return nil, err
+		}
+		return sb, nil
+	}
+	p, err := isolate.Shared(ctx, isolate.Options{WasmPath: opts.WasmPath, Digest: opts.WasmDigest,
+		CacheDir: opts.CacheDir, StrictPreemption: opts.StrictPreemption})
+	if err != nil {
+		return nil, err
+	}
+	return sharedGuests{p}, nil
+}
+
+// sharedGuests is a process-wide pool as one runtime's guests: the
+// runtime's Close leaves the pool to the others.
+type sharedGuests struct{ *isolate.Pool }
+
+func (sharedGuests) Close() {}
 
 // Available reports why the engine cannot run code, or nil.
 func (rt *Runtime) Available() error { return rt.engErr }

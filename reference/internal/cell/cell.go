@@ -332,6 +332,10 @@ type leg struct {
 
 	mu     sync.Mutex // guards g against the supervisor's reads
 	killed bool       // the watchdog gave up on g
+	// beginCtx ends when the watchdog gives up before the leg has a guest
+	// half: a leg that waits for a worker waits no longer.
+	beginCtx context.Context
+	stop     context.CancelFunc
 }
 
 // aborted reports an abort of the agent run or of this call.
@@ -340,7 +344,7 @@ func (l *leg) aborted() bool { return l.ctx.Err() != nil || l.run.host.Aborted()
 // begin takes the leg's guest half from the runner's guests. ok is false
 // when there is none: res then ends the leg.
 func (l *leg) begin() (res Result, ok bool) {
-	g, err := l.rn.guests.Begin(l.ctx, l.run.bridge)
+	g, err := l.rn.guests.Begin(l.beginCtx, l.run.bridge)
 	if err != nil {
 		if l.aborted() {
 			return l.fail(failAbort, CodeTimeout, MsgAborted), false
@@ -377,6 +381,7 @@ func (l *leg) kill() {
 	l.killed = true
 	g := l.g
 	l.mu.Unlock()
+	l.stop()
 	if g != nil {
 		g.Kill()
 	}
@@ -388,6 +393,8 @@ func (l *leg) kill() {
 // watchdog timeout, and the host never blocks on it.
 func (rn *Runner) supervise(ctx context.Context, r *run, deadline time.Time, fresh bool, body func(*leg) Result) Result {
 	l := &leg{ctx: ctx, run: r, deadline: deadline, fresh: fresh, rn: rn, redeliver: !fresh}
+	l.beginCtx, l.stop = context.WithCancel(ctx)
+	defer l.stop()
 	var once sync.Once
 	result := make(chan Result, 1)
 	finish := func(res Result) bool {

@@ -150,19 +150,27 @@ func Shared(ctx context.Context, opts Options) (*Engine, error) {
 	return e, nil
 }
 
-func compilationCache(dir string) wazero.CompilationCache {
+// CacheDir resolves Options.CacheDir as New does: dir itself, else the
+// CacheDirEnv variable, else a directory under the user cache directory;
+// "off" when there is none.
+func CacheDir(dir string) string {
 	if dir == "" {
 		dir = os.Getenv(CacheDirEnv)
-	}
-	if dir == "off" {
-		return nil
 	}
 	if dir == "" {
 		base, err := os.UserCacheDir()
 		if err != nil {
-			return nil
+			return "off"
 		}
 		dir = filepath.Join(base, "codemodekit", "wazero")
+	}
+	return dir
+}
+
+func compilationCache(dir string) wazero.CompilationCache {
+	dir = CacheDir(dir)
+	if dir == "off" {
+		return nil
 	}
 	cache, err := wazero.NewCompilationCacheWithDir(dir)
 	if err != nil {

@@ -51,7 +51,7 @@ func New(ctx context.Context, opts Options) (*Sandbox, error) {
 		return nil, err
 	}
 	var base *engine.Base
-	if opts.Base != nil {
+	if len(opts.Base) > 0 {
 		base = engine.BaseOf(opts.Base)
 	}
 	return &Sandbox{eng: eng, pool: newPool(eng, base)}, nil

@@ -1,0 +1,6 @@
+//go:build !race
+
+package isolate
+
+// raceEnabled reports a race-enabled build.
+const raceEnabled = false
