@@ -10,24 +10,33 @@ import (
 
 	"github.com/codemodekit/kit/conformance"
 	wire "github.com/codemodekit/kit/conformance/gateway"
+	codemode "github.com/codemodekit/kit/reference"
 	"github.com/codemodekit/kit/reference/codemodetest"
 )
 
-// TestConformance runs the whole suite against the reference twice: in
-// process, and over the wire through the reference gateway
-// (cmd/codemode-gateway, one process per scenario, driven by
-// conformance/gateway). Expected failures are listed in
+// TestConformance runs the whole suite against the reference three
+// times: in process through the Go API, with guest code in worker
+// processes (the default isolation) and again with guest code in the
+// process itself (codemode.InProcess), and over the wire through the
+// reference gateway (cmd/codemode-gateway, one process per scenario,
+// driven by conformance/gateway). Expected failures are listed in
 // conformance/baselines/reference.txt and reference-gateway.txt. Then the
-// differential check: every scenario ends the same way both ways, but for
-// those the gateway baseline excuses. -short runs in process only.
+// differential checks: every scenario ends the same way every way, but for
+// those the gateway baseline excuses. -short runs the first only.
 func TestConformance(t *testing.T) {
-	var local, wired *conformance.Report
+	var local, inproc, wired *conformance.Report
 	t.Run("in-process", func(t *testing.T) {
 		local = conformance.TestTarget(t, codemodetest.Name, codemodetest.NewTarget, "~@wip")
 	})
 	if testing.Short() {
 		return
 	}
+	t.Run("in-process-isolation", func(t *testing.T) {
+		mk := func() (conformance.Target, error) {
+			return codemodetest.NewTargetWith(codemodetest.Options{Isolation: codemode.InProcess})
+		}
+		inproc = conformance.TestTarget(t, codemodetest.Name, mk, "~@wip")
+	})
 	t.Run("gateway", func(t *testing.T) {
 		bin := filepath.Join(t.TempDir(), "codemode-gateway")
 		if out, err := exec.Command("go", "build", "-o", bin, "./cmd/codemode-gateway").CombinedOutput(); err != nil {
@@ -37,8 +46,11 @@ func TestConformance(t *testing.T) {
 			Fixtures: codemodetest.RealMCPFixtures})
 		wired = conformance.TestTarget(t, "reference-gateway", mk, "~@wip")
 	})
-	if local == nil || wired == nil {
+	if local == nil || inproc == nil || wired == nil {
 		t.Fatal("a run did not report")
+	}
+	if diff := cmp.Diff(outcomes(local, false), outcomes(inproc, false)); diff != "" {
+		t.Errorf("guests in workers and in the process disagree (-workers +in process):\n%s", diff)
 	}
 	if diff := cmp.Diff(outcomes(local, false), outcomes(wired, true)); diff != "" {
 		t.Errorf("in process and over the wire disagree (-in process +gateway):\n%s", diff)

@@ -32,11 +32,14 @@ type Options struct {
 	// MCPHosting hosts the real MCP server fixtures; nil runs each as a
 	// child process.
 	MCPHosting MCPHosting
+	// Isolation is where the runtime runs guest code
+	// (codemode.Options.Isolation): worker processes by default.
+	Isolation codemode.Isolation
 }
 
 // NewTargetWith returns a fresh in-process target configured by o.
 func NewTargetWith(o Options) (conformance.Target, error) {
-	return &target{realMCP: realMCP{hosting: o.MCPHosting}}, nil
+	return &target{realMCP: realMCP{hosting: o.MCPHosting}, isolation: o.Isolation}, nil
 }
 
 // target runs one scenario in process: a harness.System whose host is the
@@ -48,6 +51,7 @@ type target struct {
 	transcripts *codemode.MemoryTranscripts
 	fakeMCP     driver.FakeMCP
 	realMCP     realMCP
+	isolation   codemode.Isolation
 }
 
 func (t *target) Start(ctx context.Context, s *conformance.Setup) error {
@@ -64,7 +68,7 @@ func (t *target) boot(ctx context.Context) error {
 		t.transcripts = codemode.NewMemoryTranscripts()
 	}
 	o := harness.Options{RolledBack: t.setup.RolledBack, Runtime: t.setup.Runtime, Env: t.setup.Env,
-		Transcripts: t.transcripts, MCP: t.configWithMCP,
+		Transcripts: t.transcripts, MCP: t.configWithMCP, Isolation: t.isolation,
 		SubAgents: func(ctx context.Context, r codemode.SubAgentRequest) (string, error) {
 			return t.setup.SubAgentAnswer, nil
 		}}

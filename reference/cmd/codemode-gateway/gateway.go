@@ -52,9 +52,15 @@ type liveTurn struct {
 // errAborted is the cause of a turn's context when a client aborts it.
 var errAborted = errors.New("turn aborted")
 
+// runtimeOptions are the runtime's flags.
+type runtimeOptions struct {
+	strict    bool
+	isolation codemode.Isolation
+}
+
 // bootGateway starts the runtime for the configuration at path, keeping
 // its durable state under stateDir.
-func bootGateway(ctx context.Context, path, stateDir string, strict bool, getenv func(string) string, stderr io.Writer) (*gateway, *gatewayConfig, error) {
+func bootGateway(ctx context.Context, path, stateDir string, ro runtimeOptions, getenv func(string) string, stderr io.Writer) (*gateway, *gatewayConfig, error) {
 	cfg, err := loadConfig(path)
 	if err != nil {
 		return nil, nil, err
@@ -70,7 +76,7 @@ func bootGateway(ctx context.Context, path, stateDir string, strict bool, getenv
 	env := map[string]string{codemode.EnvDebugCodeMode: getenv(codemode.EnvDebugCodeMode)}
 	sys, err := harness.Boot(ctx, harness.Options{
 		Namespaces: cfg.Kit.Namespaces, RolledBack: cfg.Kit.RolledBack, Runtime: cfg.Kit.Runtime,
-		Env: env, Transcripts: tr, SubAgents: g.subAgent, StrictPreemption: strict,
+		Env: env, Transcripts: tr, SubAgents: g.subAgent, StrictPreemption: ro.strict, Isolation: ro.isolation,
 	})
 	if err != nil {
 		return nil, nil, err

@@ -57,7 +57,7 @@ func startGateway(t testing.TB, api string, stream bool, env map[string]string) 
 		t.Fatal(err)
 	}
 	getenv := func(k string) string { return env[k] }
-	g, _, err := bootGateway(context.Background(), path, filepath.Join(dir, "state"), false, getenv, io.Discard)
+	g, _, err := bootGateway(context.Background(), path, filepath.Join(dir, "state"), runtimeOptions{}, getenv, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

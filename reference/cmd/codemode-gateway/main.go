@@ -20,6 +20,8 @@ import (
 	"strconv"
 	"syscall"
 	"time"
+
+	codemode "github.com/codemodekit/kit/reference"
 )
 
 func main() {
@@ -40,13 +42,19 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	fs.SetOutput(stderr)
 	cfgPath := fs.String("config", "", "the configuration `file` (required)")
 	stateDir := fs.String("state", "", "the `directory` of durable state (session transcripts); default: next to the config file, in codemode-gateway-state")
-	strict := fs.Bool("strict-preemption", false, "make every wasm loop a safepoint (codemode.Options.StrictPreemption): slower compute, no garbage-collection hold-up by a guest inside a long built-in")
+	strict := fs.Bool("strict-preemption", false, "make every wasm loop a safepoint (codemode.Options.StrictPreemption): slower compute; with -isolation in-process, no garbage-collection hold-up by a guest inside a long built-in")
+	isolation := fs.String("isolation", "process", "where guest code runs (codemode.Options.Isolation): `process` (worker processes the gateway kills when a leg passes its deadline) or in-process (trusted code only)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if *cfgPath == "" || fs.NArg() > 0 {
 		fs.Usage()
-		return errors.New("usage: codemode-gateway -config FILE [-state DIR] [-strict-preemption]")
+		return errors.New("usage: codemode-gateway -config FILE [-state DIR] [-isolation process|in-process] [-strict-preemption]")
+	}
+	iso, err := codemode.ParseIsolation(*isolation)
+	if err != nil {
+		fs.Usage()
+		return err
 	}
 	if *stateDir == "" {
 		*stateDir = *cfgPath + ".state"
@@ -54,7 +62,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 
-	g, cfg, err := bootGateway(ctx, *cfgPath, *stateDir, *strict, getenv, stderr)
+	g, cfg, err := bootGateway(ctx, *cfgPath, *stateDir, runtimeOptions{strict: *strict, isolation: iso}, getenv, stderr)
 	if err != nil {
 		return err
 	}

@@ -27,6 +27,7 @@ func runCommand(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	sf.register(fs)
 	language := fs.String("language", "", "source language: javascript (default) or typescript")
 	restartSafe := fs.Bool("restart-safe", false, "exec with restartSafe: true")
+	isolation := fs.String("isolation", "process", "where guest code runs: process or in-process")
 	pos, err := parseArgs(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprint(stdout, usage)
@@ -46,10 +47,15 @@ func runCommand(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	default:
 		return fail(stderr, "run", runUsage, usagef("--language must be javascript or typescript, not %q", *language))
 	}
+	iso, err := codemode.ParseIsolation(*isolation)
+	if err != nil {
+		return fail(stderr, "run", runUsage, usagef("%v", err))
+	}
 	s, err := sf.load()
 	if err != nil {
 		return fail(stderr, "run", runUsage, err)
 	}
+	s.isolation = iso
 	src, err := readProgram(pos[0], stdin)
 	if err != nil {
 		return fail(stderr, "run", runUsage, err)

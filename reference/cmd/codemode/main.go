@@ -59,7 +59,8 @@ const (
 const toolsUsage = `codemode tools --catalog FILE [--config FILE] [--agent ID]`
 
 const runUsage = `codemode run --catalog FILE [--config FILE] [--agent ID]
-             [--language javascript|typescript] [--restart-safe] FILE|-`
+             [--language javascript|typescript] [--restart-safe]
+             [--isolation process|in-process] FILE|-`
 
 const usage = `Usage:
   ` + toolsUsage + `
@@ -80,6 +81,9 @@ Flags:
   --agent ID       agent id of the run, for agents.list overrides (default main)
   --language LANG  run only: javascript (default) or typescript
   --restart-safe   run only: exec with restartSafe: true
+  --isolation MODE run and serve-driver: where guest code runs, process
+                   (default: worker processes, killed when a cell passes
+                   its deadline) or in-process (trusted code only)
 
 Held tools ({"hold": true}) answer once codemode calls wait. Tools that
 require approval are denied.

@@ -7,10 +7,11 @@ import (
 	"fmt"
 	"io"
 
+	codemode "github.com/codemodekit/kit/reference"
 	"github.com/codemodekit/kit/reference/codemodetest/harness"
 )
 
-const serveDriverUsage = `codemode serve-driver`
+const serveDriverUsage = `codemode serve-driver [--isolation process|in-process]`
 
 // serveDriverCommand serves the reference over the conformance driver
 // protocol (conformance/driver/PROTOCOL.md) on stdin and stdout, one
@@ -19,6 +20,7 @@ const serveDriverUsage = `codemode serve-driver`
 // suite attaches to failures.
 func serveDriverCommand(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("serve-driver")
+	isolation := fs.String("isolation", "process", "where guest code runs: process or in-process")
 	pos, err := parseArgs(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprint(stdout, usage)
@@ -30,7 +32,11 @@ func serveDriverCommand(ctx context.Context, args []string, stdin io.Reader, std
 	if len(pos) > 0 {
 		return fail(stderr, "serve-driver", serveDriverUsage, usagef("unexpected argument %q", pos[0]))
 	}
-	if err := harness.ServeDriver(ctx, stdin, stdout); err != nil {
+	iso, err := codemode.ParseIsolation(*isolation)
+	if err != nil {
+		return fail(stderr, "serve-driver", serveDriverUsage, usagef("%v", err))
+	}
+	if err := harness.ServeDriverWith(ctx, stdin, stdout, iso); err != nil {
 		return fail(stderr, "serve-driver", serveDriverUsage, err)
 	}
 	return exitOK

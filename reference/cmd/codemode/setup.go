@@ -34,9 +34,10 @@ func (f *setupFlags) register(fs *flag.FlagSet) {
 
 // A setup is what the flags describe: the catalog's tools and the config.
 type setup struct {
-	specs  []faketools.Spec
-	config json.RawMessage
-	agent  string
+	specs     []faketools.Spec
+	config    json.RawMessage
+	agent     string
+	isolation codemode.Isolation
 }
 
 func (f *setupFlags) load() (setup, error) {
@@ -78,7 +79,7 @@ type session struct {
 
 // start creates the runtime and starts the agent run. Debug lines go to log.
 func (s setup) start(ctx context.Context, log io.Writer) (*session, error) {
-	rt := codemode.New(ctx, codemode.Options{Log: log})
+	rt := codemode.New(ctx, codemode.Options{Log: log, Isolation: s.isolation})
 	host := faketools.NewHost()
 	tools := make([]codemode.Tool, len(s.specs))
 	var held []string

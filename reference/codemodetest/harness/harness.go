@@ -43,6 +43,8 @@ type Options struct {
 	MCP func(config json.RawMessage) (json.RawMessage, error)
 	// StrictPreemption is codemode.Options.StrictPreemption.
 	StrictPreemption bool
+	// Isolation is codemode.Options.Isolation.
+	Isolation codemode.Isolation
 }
 
 // A TurnHost is what one turn delegates to the suite's fake host: tool
@@ -95,6 +97,7 @@ func Boot(ctx context.Context, o Options) (*System, error) {
 	opts.Env = o.Env
 	opts.SubAgents = o.SubAgents
 	opts.StrictPreemption = o.StrictPreemption
+	opts.Isolation = o.Isolation
 	if s.transcripts == nil {
 		s.transcripts = codemode.NewMemoryTranscripts()
 	}

@@ -51,14 +51,20 @@ func Hello() protocol.HelloResult {
 //     suite answers them at once, as its host does in process, so a call
 //     in an aborted run still gets its decision.
 func ServeDriver(ctx context.Context, in io.Reader, out io.Writer) error {
-	return protocol.Serve(ctx, in, out, Hello(), &served{turns: map[string]*Turn{}})
+	return ServeDriverWith(ctx, in, out, codemode.ProcessIsolation)
+}
+
+// ServeDriverWith is ServeDriver with the runtime's isolation.
+func ServeDriverWith(ctx context.Context, in io.Reader, out io.Writer, isolation codemode.Isolation) error {
+	return protocol.Serve(ctx, in, out, Hello(), &served{turns: map[string]*Turn{}, isolation: isolation})
 }
 
 // served is the reference as a protocol.Implementation: one System per
 // process.
 type served struct {
-	sys  *System
-	host *protocol.Host
+	sys       *System
+	host      *protocol.Host
+	isolation codemode.Isolation
 
 	mu    sync.Mutex
 	turns map[string]*Turn
@@ -69,7 +75,7 @@ func (s *served) Start(ctx context.Context, p *protocol.StartParams, host *proto
 		return nil, protocol.NotApplicable("real MCP server fixture %q: the reference expects the suite to configure it (driver.WithMCPFixtures)", p.MCPFixtures[0].Fixture)
 	}
 	s.host = host
-	o := Options{Namespaces: p.Namespaces, RolledBack: p.RolledBack, Runtime: p.Runtime,
+	o := Options{Namespaces: p.Namespaces, RolledBack: p.RolledBack, Runtime: p.Runtime, Isolation: s.isolation,
 		SubAgents: func(ctx context.Context, r codemode.SubAgentRequest) (string, error) {
 			return host.SubAgent(context.WithoutCancel(ctx), protocol.SubAgentParams{Prompt: r.Prompt, Options: r.Options, Spawned: r.Spawned})
 		}}

@@ -1,6 +1,7 @@
 package isolate
 
 import (
+	"context"
 	"errors"
 	"sync/atomic"
 	"time"
@@ -28,6 +29,7 @@ var zeroTime time.Time
 type half struct {
 	p      *Pool
 	w      *worker
+	h      sandbox.Handler
 	limits sandbox.Limits
 	// preparing is set while the worker prepares the source: a kill then
 	// is the deadline passing during preparation (CM-5.13).
@@ -47,12 +49,30 @@ func (h *half) fault(err error) *sandbox.Fault {
 	return &sandbox.Fault{Kind: sandbox.FaultRuntime, Text: err.Error()}
 }
 
+// first sends the first operation of a leg. A worker that ended while it
+// was idle (killed from outside, say) never saw it: the leg moves to
+// another worker, once.
+func (h *half) first(typ byte, e *encoder, want byte, limit int) ([]byte, error) {
+	b, err := h.w.call(typ, e, want, limit)
+	if errors.Is(err, errUnsent) && !h.w.killed.Load() {
+		h.p.release(h.w, false)
+		w, aerr := h.p.acquire(context.Background())
+		if aerr != nil {
+			return nil, err
+		}
+		w.setHandler(h.h)
+		h.w = w
+		b, err = h.w.call(typ, e, want, limit)
+	}
+	return b, err
+}
+
 // Prepare implements sandbox.Half.
 func (h *half) Prepare(code string, lang prepare.Language, _ time.Time) (*prepare.Failure, *sandbox.Fault) {
 	var e encoder
 	prepareMsg{Code: code, Language: string(lang)}.encode(&e)
 	h.preparing.Store(true)
-	b, err := h.w.call(msgPrepare, &e, msgPrepared, 64<<10+len(code))
+	b, err := h.first(msgPrepare, &e, msgPrepared, 64<<10+len(code))
 	if err != nil {
 		return nil, h.fault(err)
 	}
@@ -84,7 +104,7 @@ func (h *half) Resume(req sandbox.Resume) sandbox.Report {
 	h.limits = req.Limits
 	var e encoder
 	encodeResume(&e, req)
-	return h.report(msgResume, &e)
+	return h.reportOf(h.first(msgResume, &e, msgReport, h.reportLimit()))
 }
 
 // Step implements sandbox.Half.
@@ -98,7 +118,12 @@ func (h *half) Step(settle []sandbox.Settlement) sandbox.Report {
 // as the host half takes it: a worker is trusted with the guest, not with
 // the host.
 func (h *half) report(typ byte, e *encoder) sandbox.Report {
-	b, err := h.w.call(typ, e, msgReport, 4*h.limits.MaxOutputBytes+reportSlack)
+	return h.reportOf(h.w.call(typ, e, msgReport, h.reportLimit()))
+}
+
+func (h *half) reportLimit() int { return 4*h.limits.MaxOutputBytes + reportSlack }
+
+func (h *half) reportOf(b []byte, err error) sandbox.Report {
 	if err != nil {
 		return sandbox.Report{Fault: h.fault(err)}
 	}

@@ -217,7 +217,7 @@ func (p *Pool) Begin(ctx context.Context, h sandbox.Handler) (sandbox.Half, erro
 		return nil, err
 	}
 	w.setHandler(h)
-	return &half{p: p, w: w}, nil
+	return &half{p: p, w: w, h: h}, nil
 }
 
 func (p *Pool) acquire(ctx context.Context) (*worker, error) {
@@ -563,7 +563,7 @@ func (w *worker) frameLimit(typ byte) int {
 func (w *worker) call(typ byte, e *encoder, want byte, limit int) ([]byte, error) {
 	w.limit.Store(int64(limit))
 	if err := w.send(typ, e); err != nil {
-		return nil, w.exitError(err)
+		return nil, unsentError{w.exitError(err)}
 	}
 	f, ok := <-w.resp
 	if !ok {
@@ -579,6 +579,15 @@ func (w *worker) call(typ byte, e *encoder, want byte, limit int) ([]byte, error
 	}
 	return f.b, nil
 }
+
+// errUnsent reports an operation the worker never received: it had ended.
+var errUnsent = errors.New("isolate: the operation was not sent")
+
+// unsentError is errUnsent with why: its message is why's alone.
+type unsentError struct{ why error }
+
+func (e unsentError) Error() string        { return e.why.Error() }
+func (e unsentError) Is(target error) bool { return target == errUnsent }
 
 // errProtocol reports a worker that answered out of turn or out of bounds.
 var errProtocol = errors.New("the worker process broke the protocol")

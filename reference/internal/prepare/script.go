@@ -62,6 +62,8 @@ func wrap(code string) string { return wrapperHead + code + wrapperTail }
 // Script applies, in this order, stopping at the first failure (SPEC.md
 // CM-5.10; the language gate, CM-5.11, is the caller's):
 //
+//  0. the source's bounds (checkBounds): MaxSourceDepth and
+//     MaxSourceTokens, failing with DepthMessage or TokensMessage;
 //  1. the module-access rule on code ([RejectsModuleAccess] with lang),
 //     failing with [ModuleAccessMessage];
 //  2. the wrapper check on code (see breakOut): code that would close the
@@ -95,6 +97,9 @@ func Script(code string, lang Language) (string, *Failure) {
 	case JavaScript, TypeScript, "":
 	default:
 		return "", &Failure{Message: languageMessage}
+	}
+	if f := checkBounds(code); f != nil {
+		return "", f
 	}
 	if RejectsModuleAccess(code, lang) {
 		return "", &Failure{Message: ModuleAccessMessage}
