@@ -28,8 +28,8 @@ type hostileCategory struct {
 	Tags   []string
 }
 
-// hostileCategories lists the categories of issue 10, item 1, in the order
-// the generated feature file shows them.
+// hostileCategories lists the categories of the corpus, in the order the
+// generated feature file shows them.
 var hostileCategories = []hostileCategory{
 	{"globals", "global enumeration against the allowlist", []string{"@SB-01", "@checklist-17"}},
 	{"realm", "Function, eval, constructor and prototype tricks", []string{"@SB-02", "@SB-24"}},
@@ -48,6 +48,10 @@ var hostileCategories = []hostileCategory{
 	{"snapshot", "snapshot bombs", []string{"@SB-13", "@checklist-20"}},
 	{"rejection", "unhandled rejections and false success", []string{"@SB-19"}},
 	{"leak", "cross-run and cross-session leakage", []string{"@SB-15"}},
+	{"builtin", "one long built-in call that never polls the interrupt handler", []string{"@SB-08", "@checklist-18"}},
+	{"source", "source nesting and size before any parser", []string{"@SB-09", "@SB-24"}},
+	{"payload", "patched prototypes, deep and oversized values against the payload", []string{"@SB-06", "@SB-11", "@SB-24"}},
+	{"clock", "what the guest's clocks reveal", []string{"@SB-16"}},
 }
 
 // A HostileProgram is one program of the corpus with its parsed header.

@@ -862,3 +862,218 @@ Feature: The hostile-program corpus
     Examples: cross-run and cross-session leakage: Deleting built-ins does not leak, and the final value still converts.
       | program |
       | leak-14-delete-builtins.js |
+
+    @SB-08 @checklist-18 @CM-18.5 @CM-18.3 @CM-17.15 @CM-17.11
+    Examples: one long built-in call that never polls the interrupt handler: indexOf over a sparse array whose length is 2^32 - 1 is one built-in call over four billion holes.
+      | program |
+      | builtin-01-sparse-index-of.js |
+
+    @SB-08 @checklist-18 @CM-18.5 @CM-18.3 @CM-17.15 @CM-17.11
+    Examples: one long built-in call that never polls the interrupt handler: A quadratic string search: one indexOf call runs for minutes and never polls the interrupt handler.
+      | program |
+      | builtin-02-quadratic-index-of.js |
+
+    @SB-08 @checklist-18 @CM-18.5 @CM-18.3 @CM-17.15 @CM-17.11
+    Examples: one long built-in call that never polls the interrupt handler: reverse() of a sparse array whose length is 2^32 - 1 never polls the interrupt handler.
+      | program |
+      | builtin-03-sparse-reverse.js |
+
+    @SB-08 @checklist-18 @CM-18.5 @CM-18.3 @CM-17.15 @CM-17.11
+    Examples: one long built-in call that never polls the interrupt handler: join() of a sparse array whose length is 2^32 - 1 writes four billion separators in one call.
+      | program |
+      | builtin-04-sparse-join.js |
+
+    @SB-08 @checklist-18 @CM-18.5 @CM-18.3 @CM-17.15
+    Examples: one long built-in call that never polls the interrupt handler: lastIndexOf over a sparse array whose length is 2^32 - 1.
+      | program |
+      | builtin-05-sparse-last-index-of.js |
+
+    @SB-08 @checklist-18 @CM-18.5 @CM-18.3 @CM-17.15
+    Examples: one long built-in call that never polls the interrupt handler: Array.prototype.includes over an array-like whose length is 2^53 - 1.
+      | program |
+      | builtin-06-array-like-includes.js |
+
+    @SB-08 @checklist-18 @CM-18.5 @CM-18.3 @CM-17.15 @CM-17.11
+    Examples: one long built-in call that never polls the interrupt handler: A BigInt power of millions of bits, then its decimal text: two long built-in calls.
+      | program |
+      | builtin-07-bigint-power.js |
+
+    @SB-08 @checklist-18 @CM-18.5 @CM-18.3 @CM-17.15 @CM-17.11
+    Examples: one long built-in call that never polls the interrupt handler: split() by a separator that almost matches everywhere: a quadratic search in one call.
+      | program |
+      | builtin-08-quadratic-split.js |
+
+    @SB-08 @checklist-18 @CM-18.5 @CM-18.3 @CM-17.15
+    Examples: one long built-in call that never polls the interrupt handler: The default sort of four million doubles in a typed array.
+      | program |
+      | builtin-09-typed-array-sort.js |
+
+    @SB-08 @checklist-18 @CM-18.5 @CM-18.3 @CM-17.15 @CM-17.11
+    Examples: one long built-in call that never polls the interrupt handler: Array.prototype.sort over an empty array-like whose length is 2^32 - 1.
+      | program |
+      | builtin-10-array-like-sort.js |
+
+    @SB-08 @checklist-18 @CM-18.5 @CM-18.3 @CM-17.15 @CM-17.11
+    Examples: one long built-in call that never polls the interrupt handler: copyWithin over a sparse array whose length is 2^32 - 1.
+      | program |
+      | builtin-11-sparse-copy-within.js |
+
+    @SB-08 @checklist-18 @CM-18.5 @CM-18.3 @CM-17.15 @CM-17.11
+    Examples: one long built-in call that never polls the interrupt handler: Array.prototype.fill over an array-like whose length is 2^53 - 1.
+      | program |
+      | builtin-12-array-like-fill.js |
+
+    @SB-08 @checklist-18 @CM-18.5 @CM-18.3 @CM-17.15 @CM-17.11
+    Examples: one long built-in call that never polls the interrupt handler: replaceAll() with a pattern that almost matches everywhere.
+      | program |
+      | builtin-13-quadratic-replace-all.js |
+
+    @SB-08 @checklist-18 @CM-18.5 @CM-18.3 @CM-17.15 @CM-17.11
+    Examples: one long built-in call that never polls the interrupt handler: String includes() with a needle that almost matches everywhere.
+      | program |
+      | builtin-14-quadratic-includes.js |
+
+    @SB-08 @checklist-18 @CM-18.5 @CM-18.3 @CM-17.15 @CM-17.11
+    Examples: one long built-in call that never polls the interrupt handler: Array.from over an array-like whose length is 2^32 - 1.
+      | program |
+      | builtin-15-array-from-huge-length.js |
+
+    @SB-08 @checklist-18 @CM-18.5 @CM-18.3 @CM-17.15 @CM-17.11
+    Examples: one long built-in call that never polls the interrupt handler: splice() of four billion holes from a sparse array.
+      | program |
+      | builtin-16-sparse-splice.js |
+
+    @SB-08 @checklist-18 @CM-18.5 @CM-18.3 @CM-17.15 @CM-17.11
+    Examples: one long built-in call that never polls the interrupt handler: A BigInt of five million decimal digits, reduced modulo 7.
+      | program |
+      | builtin-17-bigint-modulo.js |
+
+    @SB-08 @checklist-18 @CM-18.5 @CM-18.3 @CM-17.15
+    Examples: one long built-in call that never polls the interrupt handler: localeCompare of two four-million-character strings.
+      | program |
+      | builtin-18-long-locale-compare.js |
+
+    @SB-08 @checklist-18 @CM-18.5 @CM-18.3 @CM-17.15
+    Examples: one long built-in call that never polls the interrupt handler: Unicode normalization of a long string, in a loop.
+      | program |
+      | builtin-19-long-normalize.js |
+
+    @SB-08 @checklist-18 @CM-18.5 @CM-18.3 @CM-17.15 @CM-17.11
+    Examples: one long built-in call that never polls the interrupt handler: flat() of a sparse array whose length is 2^32 - 1 walks four billion holes in one call.
+      | program |
+      | builtin-20-sparse-flat.js |
+
+    @SB-09 @SB-24 @CM-5.25 @CM-5.12
+    Examples: source nesting and size before any parser: Parentheses nested 1001 levels deep are refused before any parser sees them.
+      | program |
+      | source-01-nested-parentheses.js |
+
+    @SB-09 @SB-24 @CM-5.25 @CM-6.1
+    Examples: source nesting and size before any parser: Array brackets nested 1001 levels deep in a TypeScript cell are refused before esbuild sees them.
+      | program |
+      | source-02-nested-brackets.ts |
+
+    @SB-09 @SB-24 @CM-5.25
+    Examples: source nesting and size before any parser: Brackets opened and never closed count as nesting too: the source is refused, not parsed.
+      | program |
+      | source-03-unclosed-brackets.js |
+
+    @SB-09 @SB-24 @CM-5.25
+    Examples: source nesting and size before any parser: Template substitutions nested 1001 levels deep are refused before any parser sees them.
+      | program |
+      | source-04-nested-template-substitutions.js |
+
+    @SB-09 @SB-24 @CM-5.25 @CM-5.22
+    Examples: source nesting and size before any parser: Brackets nested 1000 levels deep, the bound itself, are allowed and evaluated.
+      | program |
+      | source-05-deep-but-allowed.js |
+
+    @SB-06 @SB-11 @SB-24 @CM-7.10 @CM-7.11 @CM-7.17 @CM-10.7 @CM-7.30
+    Examples: patched prototypes, deep and oversized values against the payload: A toJSON on Object.prototype changes the guest's own values, never the shape of an output item.
+      | program |
+      | payload-01-object-tojson.js |
+
+    @SB-06 @SB-11 @SB-24 @CM-7.10 @CM-7.12 @CM-10.7 @CM-7.30
+    Examples: patched prototypes, deep and oversized values against the payload: A toJSON on Array.prototype cannot turn the controller's own lists into forged output.
+      | program |
+      | payload-02-array-tojson.js |
+
+    @SB-06 @SB-11 @SB-24 @CM-7.12 @CM-7.13 @CM-10.7 @CM-7.30
+    Examples: patched prototypes, deep and oversized values against the payload: A setter for index 0 on Array.prototype and Object.prototype swallows nothing of the output.
+      | program |
+      | payload-03-index-setter.js |
+
+    @SB-06 @SB-11 @SB-24 @CM-7.3 @CM-8.24 @CM-10.7 @CM-7.30
+    Examples: patched prototypes, deep and oversized values against the payload: With prototypes patched, a suspension still returns its runId, and the run resumes and completes.
+      | program |
+      | payload-04-forged-items-at-suspension.js |
+
+    @SB-06 @SB-11 @SB-24 @CM-7.29 @CM-7.21
+    Examples: patched prototypes, deep and oversized values against the payload: A value nested 10500 levels deep is valid for QuickJS, but past the 1000 levels a value may cross: output_limit_exceeded.
+      | program |
+      | payload-05-deep-value.js |
+
+    @SB-06 @SB-11 @SB-24 @CM-7.29 @CM-7.21
+    Examples: patched prototypes, deep and oversized values against the payload: An output item nested past 1000 levels fails the run with output_limit_exceeded instead of breaking the payload.
+      | program |
+      | payload-06-deep-output-item.js |
+
+    @SB-06 @SB-11 @SB-24 @CM-7.29 @CM-18.7 @CM-18.8
+    Examples: patched prototypes, deep and oversized values against the payload: A tool input nested past 1000 levels is refused in the guest, catchably, and never dispatched.
+      | program |
+      | payload-07-deep-bridge-input.js |
+
+    @SB-06 @SB-11 @SB-24 @CM-7.20 @CM-7.21 @CM-7.23 @CM-18.20
+    Examples: patched prototypes, deep and oversized values against the payload: A final value of 70 MiB, over any read cap, fails with output_limit_exceeded; the host never reads it.
+      | program |
+      | payload-08-value-over-the-read-cap.js |
+
+    @SB-06 @SB-11 @SB-24 @CM-7.28 @CM-7.21 @CM-18.20
+    Examples: patched prototypes, deep and oversized values against the payload: An uncaught error whose message is 70 MiB fails with output_limit_exceeded.
+      | program |
+      | payload-09-error-over-the-read-cap.js |
+
+    @SB-06 @SB-11 @SB-24 @CM-7.18 @CM-7.21 @CM-7.22 @CM-18.20
+    Examples: patched prototypes, deep and oversized values against the payload: One text() of 70 MiB fails with output_limit_exceeded, without the host holding it.
+      | program |
+      | payload-10-output-over-the-read-cap.js |
+
+    @SB-06 @SB-11 @SB-24 @CM-7.15 @CM-18.6
+    Examples: patched prototypes, deep and oversized values against the payload: Output written before the memory limit ends the run is kept in the failed payload (CM-7.15).
+      | program |
+      | payload-11-output-before-out-of-memory.js |
+
+    @SB-06 @SB-11 @SB-24 @CM-7.26 @CM-7.28
+    Examples: patched prototypes, deep and oversized values against the payload: Ten thousand rejections that share one 1 MiB message: the host keeps no copy per promise, and the run fails with output_limit_exceeded.
+      | program |
+      | payload-12-rejection-flood.js |
+
+    @SB-06 @SB-11 @SB-24 @CM-10.11
+    Examples: patched prototypes, deep and oversized values against the payload: A search limit of 2^63 is capped at maxSearchLimit, not read as nothing.
+      | program |
+      | payload-13-search-limit-beyond-integers.js |
+
+    @SB-06 @SB-11 @SB-24 @CM-10.35
+    Examples: patched prototypes, deep and oversized values against the payload: The frames of an uncaught error name the cell's own lines (this file's line 7, then 9).
+      | program |
+      | payload-14-line-numbers.js |
+
+    @SB-06 @SB-11 @SB-24 @CM-8.35 @CM-8.36 @CM-8.39
+    Examples: patched prototypes, deep and oversized values against the payload: Memory the guest freed still counts against maxSnapshotBytes: linear memory never shrinks (CM-8.35's high-water mark).
+      | program |
+      | payload-15-freed-memory-still-counts.js |
+
+    @SB-16 @CM-10.37
+    Examples: what the guest's clocks reveal: performance.timeOrigin is a wall-clock time, not the uptime of the process that hosts the guest.
+      | program |
+      | clock-01-time-origin.js |
+
+    @SB-16 @CM-10.37 @CM-18.16
+    Examples: what the guest's clocks reveal: performance.now() moves in steps of 100 microseconds at least, never finer.
+      | program |
+      | clock-02-resolution.js |
+
+    @SB-16 @CM-10.37 @CM-8.24
+    Examples: what the guest's clocks reveal: performance.now() runs on across a suspension, whichever process restores the run.
+      | program |
+      | clock-03-after-a-restore.js |

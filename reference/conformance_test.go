@@ -17,7 +17,9 @@ import (
 // TestConformance runs the whole suite against the reference three
 // times: in process through the Go API, with guest code in worker
 // processes (the default isolation) and again with guest code in the
-// process itself (codemode.InProcess), and over the wire through the
+// process itself (codemode.InProcess, with the StrictPreemption that lets
+// the watchdog stop a guest inside a long built-in call), and over the
+// wire through the
 // reference gateway (cmd/codemode-gateway, one process per scenario,
 // driven by conformance/gateway). Expected failures are listed in
 // conformance/baselines/reference.txt and reference-gateway.txt. Then the
@@ -33,7 +35,7 @@ func TestConformance(t *testing.T) {
 	}
 	t.Run("in-process-isolation", func(t *testing.T) {
 		mk := func() (conformance.Target, error) {
-			return codemodetest.NewTargetWith(codemodetest.Options{Isolation: codemode.InProcess})
+			return codemodetest.NewTargetWith(codemodetest.Options{Isolation: codemode.InProcess, StrictPreemption: true})
 		}
 		inproc = conformance.TestTarget(t, codemodetest.Name, mk, "~@wip")
 	})

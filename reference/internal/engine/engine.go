@@ -51,6 +51,7 @@ type Engine struct {
 	path     string
 	live     atomic.Int64 // instances not yet closed (LiveVMs)
 	preempt  *preempter
+	strict   bool // StrictPreemption: VM.Kill closes an instance mid-call
 }
 
 // New loads, verifies and compiles the binary. Every failure to obtain a
@@ -78,8 +79,8 @@ func New(ctx context.Context, opts Options) (*Engine, error) {
 	} else {
 		cfg = wazero.NewRuntimeConfigCompiler()
 	}
-	// With StrictPreemption every check exits to Go, a safepoint; the VMs'
-	// contexts are never cancelled, so no check ever closes an instance.
+	// With StrictPreemption every check exits to Go, a safepoint; a VM's
+	// context is cancelled only by VM.Kill, which closes its instance.
 	cfg = cfg.WithMemoryLimitPages(maxMemoryPages).WithCloseOnContextDone(opts.StrictPreemption)
 	if cache := compilationCache(opts.CacheDir); cache != nil {
 		cfg = cfg.WithCompilationCache(cache)
@@ -100,7 +101,7 @@ func New(ctx context.Context, opts Options) (*Engine, error) {
 			return nil, &UnavailableError{Reason: "quickjs-wasi wasm lacks export " + name}
 		}
 	}
-	e := &Engine{runtime: rt, compiled: compiled, path: path, preempt: newPreempter()}
+	e := &Engine{runtime: rt, compiled: compiled, path: path, preempt: newPreempter(), strict: opts.StrictPreemption}
 	b, _ := hex.DecodeString(digest)
 	copy(e.digest[:], b)
 	if err := e.probePreemption(ctx); err != nil {

@@ -217,7 +217,10 @@ func hostInterrupt(ctx context.Context, _ api.Module, stack []uint64) {
 // forgets them when a handler is attached later (rejections.go).
 func hostPromiseRejection(ctx context.Context, _ api.Module, stack []uint64) {
 	vm := vmFrom(ctx)
-	vm.track(uint32(stack[0]), uint32(stack[1]), stack[2] != 0)
+	// An i32 parameter fills only the low half of its stack slot: the high
+	// half is undefined (with StrictPreemption's compiled checks it is not
+	// zero).
+	vm.track(uint32(stack[0]), uint32(stack[1]), uint32(stack[2]) != 0)
 	if vm.broken != nil {
 		panic(trapPanic{vm.broken})
 	}
@@ -236,15 +239,28 @@ const (
 	wasiENoSys   = 52
 )
 
-var processStart = time.Now()
+// Resolutions of the guest's clocks. Date has milliseconds anyway; the
+// monotonic clock (performance.now) is coarsened to 100 microseconds, as
+// browsers do, so that it times nothing finer than a guest can do usefully.
+const (
+	wallResolution      = int64(time.Millisecond)
+	monotonicResolution = int64(100 * time.Microsecond)
+)
 
+// wasiClockTimeGet gives the guest the wall clock for every clock: the
+// monotonic one too, so that it reveals nothing of the process (a
+// monotonic clock counts from an arbitrary point, on Linux the boot, in Go
+// the process's start) and runs on in a VM restored in another process
+// (performance.timeOrigin is taken when the VM is made, and is in its
+// image).
 func wasiClockTimeGet(ctx context.Context, mod api.Module, stack []uint64) {
 	id, resPtr := uint32(stack[0]), uint32(stack[2])
+	now := time.Now().UnixNano()
 	var ns uint64
 	if id == 1 || id == 2 || id == 3 { // monotonic, process and thread CPU time
-		ns = uint64(time.Since(processStart).Nanoseconds())
+		ns = uint64(now - now%monotonicResolution)
 	} else {
-		ns = uint64(time.Now().UnixNano())
+		ns = uint64(now - now%wallResolution)
 	}
 	if !mod.Memory().WriteUint64Le(resPtr, ns) {
 		stack[0] = wasiEBadf

@@ -39,6 +39,7 @@ type VM struct {
 	mod    api.Module
 	mem    api.Memory
 	ctx    context.Context
+	kill   context.CancelFunc // ends ctx: with StrictPreemption, the instance is closed at its next check
 
 	frames [maxDepth]*frame
 	depth  int
@@ -95,7 +96,7 @@ func (e *Engine) NewVM(ctx context.Context, limits Limits) (*VM, error) {
 
 func (e *Engine) instantiate(ctx context.Context) (*VM, error) {
 	vm := &VM{engine: e, hosts: map[string]HostFunc{}, rejections: newRejections()}
-	vm.ctx = context.WithValue(context.WithoutCancel(ctx), vmKey{}, vm)
+	vm.ctx, vm.kill = context.WithCancel(context.WithValue(context.WithoutCancel(ctx), vmKey{}, vm))
 	mod, err := e.runtime.InstantiateModule(experimental.WithMemoryAllocator(vm.ctx, linearMemory{vm: vm}), e.compiled,
 		wazero.NewModuleConfig().WithName("").WithStartFunctions())
 	if err != nil {
@@ -196,6 +197,18 @@ func (vm *VM) ClearInterrupts() {
 // safe to call from any goroutine.
 func (vm *VM) Abort() { vm.aborted.Store(true) }
 
+// Kill stops a guest that no interrupt poll would: with StrictPreemption,
+// wazero closes the instance at its next check, inside any built-in call,
+// and the call in progress returns a *TrapError; without it, Kill only
+// aborts. The VM is unusable afterwards. It is safe to call from any
+// goroutine.
+func (vm *VM) Kill() {
+	vm.Abort()
+	if vm.engine.strict {
+		vm.kill()
+	}
+}
+
 // Interrupted reports whether the interrupt handler stopped the guest since
 // the last SetDeadline.
 func (vm *VM) Interrupted() bool { return vm.fired.Load() }
@@ -215,6 +228,9 @@ func (vm *VM) Close() {
 		return
 	}
 	vm.closed = true
+	if vm.kill != nil {
+		defer vm.kill()
+	}
 	if vm.mod != nil {
 		_ = vm.mod.Close(context.Background())
 		vm.engine.live.Add(-1)

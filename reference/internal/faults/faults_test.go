@@ -83,25 +83,16 @@ func settle(t *testing.T, what string, cond func() bool) {
 	}
 }
 
-// sharedEngine is the engine every default runtime of the process uses;
-// its LiveVMs counts the VMs of all of them.
-func sharedEngine(t *testing.T) *engine.Engine {
-	t.Helper()
-	eng, err := engine.Shared(context.Background(), engine.Options{})
-	if err != nil {
-		t.Fatalf("engine unavailable (run `npm ci` in reference/): %v", err)
-	}
-	return eng
-}
-
-// otherVMs returns the live VMs of the process once their count is stable,
-// before a test creates its runtime.
+// otherVMs returns the guest VMs in use in the process once their count is
+// stable, before a test creates its runtime: with the default isolation,
+// the legs in progress on the process's shared workers.
 func otherVMs(t *testing.T) int {
 	t.Helper()
-	eng := sharedEngine(t)
+	probe := codemode.New(context.Background(), codemode.Options{})
+	defer probe.Close()
 	prev := -1
 	settle(t, "the VM count", func() bool {
-		n := eng.LiveVMs()
+		n := probe.Stats().LiveVMs
 		stable := n == prev
 		prev = n
 		time.Sleep(20 * time.Millisecond)
@@ -127,13 +118,15 @@ func atRest(t *testing.T, rt *codemode.Runtime, other int) {
 	}
 }
 
-// closed closes rt and checks that none of its VMs survive.
+// closed closes rt and checks that none of its VMs survive: no leg of it
+// is left on the shared workers.
 func closed(t *testing.T, rt *codemode.Runtime, other int) {
 	t.Helper()
 	rt.Close()
-	eng := sharedEngine(t)
-	settle(t, "closing the runtime", func() bool { return eng.LiveVMs() == other })
-	if n := eng.LiveVMs(); n != other {
+	probe := codemode.New(context.Background(), codemode.Options{})
+	defer probe.Close()
+	settle(t, "closing the runtime", func() bool { return probe.Stats().LiveVMs == other })
+	if n := probe.Stats().LiveVMs; n != other {
 		t.Errorf("%d VMs live after Close, want %d", n, other)
 	}
 }

@@ -74,7 +74,8 @@ type Pool struct {
 	base   []byte // the image stored runs are deltas against, shared by every worker
 
 	mu       sync.Mutex
-	idle     []*worker // most recently used last
+	workers  map[*worker]struct{} // every started worker not ended
+	idle     []*worker            // most recently used last
 	live     int       // started workers not ended
 	busy     int       // workers running a leg
 	starting int       // workers being started
@@ -122,7 +123,7 @@ func New(ctx context.Context, opts Options) (*Pool, error) {
 	if err != nil {
 		return nil, &engine.UnavailableError{Reason: "the worker executable is not available", Err: err}
 	}
-	p := &Pool{opts: opts, exe: exe, wake: make(chan struct{})}
+	p := &Pool{opts: opts, exe: exe, wake: make(chan struct{}), workers: map[*worker]struct{}{}}
 	w, hello, err := p.spawn(ctx)
 	if err != nil {
 		return nil, &engine.UnavailableError{Reason: "a worker process did not start", Err: err}
@@ -139,6 +140,7 @@ func New(ctx context.Context, opts Options) (*Pool, error) {
 	p.base = hello.Base
 	p.mu.Lock()
 	p.live++
+	p.workers[w] = struct{}{}
 	p.idle = append(p.idle, w)
 	p.mu.Unlock()
 	p.refill()
@@ -192,6 +194,18 @@ func (p *Pool) Stats() sandbox.Stats {
 	return sandbox.Stats{LiveVMs: p.busy, Workers: p.live, Warming: p.starting > 0}
 }
 
+// PIDs returns the process ids of the pool's workers, busy and idle: for
+// the tools of operators, and for tests that kill workers.
+func (p *Pool) PIDs() []int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := make([]int, 0, len(p.workers))
+	for w := range p.workers {
+		out = append(out, w.pid)
+	}
+	return out
+}
+
 // Close ends the idle workers; busy ones end with their legs. A closed
 // pool starts no worker.
 func (p *Pool) Close() {
@@ -200,6 +214,9 @@ func (p *Pool) Close() {
 	idle := p.idle
 	p.idle = nil
 	p.live -= len(idle)
+	for _, w := range idle {
+		delete(p.workers, w)
+	}
 	close(p.wake)
 	p.mu.Unlock()
 	for _, w := range idle {
@@ -257,6 +274,7 @@ func (p *Pool) acquire(ctx context.Context) (*worker, error) {
 			}
 			p.live++
 			p.busy++
+			p.workers[w] = struct{}{}
 			p.mu.Unlock()
 			return w, nil
 		}
@@ -280,6 +298,7 @@ func (p *Pool) release(w *worker, reuse bool) {
 		p.idle = append(p.idle, w)
 	} else {
 		p.live--
+		delete(p.workers, w)
 	}
 	// Wake whoever waits for a worker: one is idle now, or room for a new
 	// one was made.
@@ -314,6 +333,7 @@ func (p *Pool) refill() {
 			ok := err == nil && hello.Unavailable == "" && !p.closed
 			if ok {
 				p.live++
+				p.workers[w] = struct{}{}
 				p.idle = append(p.idle, w)
 				close(p.wake)
 				p.wake = make(chan struct{})
@@ -462,6 +482,25 @@ func (w *worker) reap(p *Pool) {
 	w.exitErr = err
 	close(w.exited)
 	p.event("worker ended pid=%d status=%q", w.pid, err.Error())
+	// An idle worker that ended (killed from outside, crashed) leaves the
+	// pool now, and a new one takes its place.
+	p.mu.Lock()
+	found := false
+	for i, iw := range p.idle {
+		if iw == w {
+			p.idle = append(p.idle[:i], p.idle[i+1:]...)
+			found = true
+			break
+		}
+	}
+	if found {
+		p.live--
+		delete(p.workers, w)
+	}
+	p.mu.Unlock()
+	if found {
+		p.refill()
+	}
 }
 
 // exitError describes the end of a worker whose output ended with err.

@@ -161,9 +161,18 @@ func (l *Leg) Snapshot() (Stored, *Fault) {
 	return Stored{Delta: z, RawSize: size, Control: uint32(l.ctl), Rejections: l.vm.Rejections()}, nil
 }
 
-// Kill is Abort: a guest in this process cannot be stopped inside a
-// built-in call, only left behind.
-func (l *Leg) Kill() { l.Abort() }
+// Kill stops the guest where it can be: with the engine's
+// StrictPreemption, inside any built-in call (the VM is closed at its next
+// check); without it, at its next interrupt poll, like Abort. It is safe
+// to call from any goroutine.
+func (l *Leg) Kill() {
+	l.mu.Lock()
+	vm := l.vm
+	l.mu.Unlock()
+	if vm != nil {
+		vm.Kill()
+	}
+}
 
 // Abort makes the guest stop at its next interrupt poll. It is safe to
 // call from any goroutine.

@@ -52,6 +52,7 @@ import (
 
 	"github.com/codemodekit/kit/conformance"
 	"github.com/codemodekit/kit/conformance/driver"
+	codemode "github.com/codemodekit/kit/reference"
 	"github.com/codemodekit/kit/reference/codemodetest"
 	"github.com/codemodekit/kit/tools/internal/report"
 )
@@ -88,6 +89,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	gatewayCmd := fs.String("gateway-cmd", "", "with --target gateway: the gateway command, {config} standing for its configuration file (default: the reference gateway)")
 	gatewayAPI := fs.String("gateway-api", "openai-responses", "with --target gateway: the provider API the gateway is configured with: openai-responses or openai-completions")
 	openclawVersion := fs.String("openclaw-version", defaultOpenClawVersion, "with --target openclaw: the OpenClaw release to install (npm) and run")
+	isolation := fs.String("isolation", "process", "with the embedded reference: where it runs guest code, process (worker processes) or in-process")
+	strict := fs.Bool("strict-preemption", false, "with the embedded reference: make every wasm loop a safepoint (what lets the watchdog stop a guest inside a long built-in call with --isolation in-process)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -146,6 +149,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "conform: unknown target %q (known: %s)\n", *target, strings.Join(targetNames(), ", "))
 			return 2
 		}
+		iso, err := codemode.ParseIsolation(*isolation)
+		if err != nil {
+			fmt.Fprintf(stderr, "conform: %v\n", err)
+			return 2
+		}
+		opts := codemodetest.Options{Isolation: iso, StrictPreemption: *strict}
+		info.make = func() (conformance.Target, error) { return codemodetest.NewTargetWith(opts) }
 	}
 	mk := info.make
 	var progress io.Writer
