@@ -76,9 +76,9 @@ type Pool struct {
 	mu       sync.Mutex
 	workers  map[*worker]struct{} // every started worker not ended
 	idle     []*worker            // most recently used last
-	live     int       // started workers not ended
-	busy     int       // workers running a leg
-	starting int       // workers being started
+	live     int                  // started workers not ended
+	busy     int                  // workers running a leg
+	starting int                  // workers being started
 	wake     chan struct{}
 	closed   bool
 
