@@ -29,7 +29,12 @@ const poolSettle = 10 * time.Millisecond
 
 func benchRuntime(b *testing.B) *Runtime {
 	b.Helper()
-	rt := New(context.Background(), Options{})
+	return benchRuntimeWith(b, ProcessIsolation)
+}
+
+func benchRuntimeWith(b *testing.B, iso Isolation) *Runtime {
+	b.Helper()
+	rt := New(context.Background(), Options{Isolation: iso})
 	if err := rt.Available(); err != nil {
 		b.Fatalf("runtime unavailable (run `npm ci` in reference/): %v", err)
 	}
@@ -109,7 +114,8 @@ var turnExecCases = []struct {
 }
 
 // BenchmarkTurnExec measures one exec call through Turn.Call: transcript,
-// trajectory, hooks, the cell runner and the result payload. "warm" waits
+// trajectory, hooks, the cell runner and the result payload, with guests in
+// worker processes (process) and in this process (in-process). "warm" waits
 // poolSettle (timer stopped) before each call; "cold" also evicts the CPU
 // caches then (evictCaches), as cmbench's alternation with the Node side
 // does and as a gateway's model turn between two calls does; "sustained"
@@ -120,31 +126,35 @@ func BenchmarkTurnExec(b *testing.B) {
 			if (mode == "sustained" || mode == "cold") && tc.name != "trivial" {
 				continue
 			}
-			b.Run(tc.name+"/"+mode, func(b *testing.B) {
-				rt := benchRuntime(b)
-				turn := benchTurn(b, rt, "r1")
-				defer turn.End()
-				args := benchExecArgs(tc.code, tc.lang)
-				time.Sleep(poolSettle)
-				b.ReportAllocs()
-				b.ResetTimer()
-				m := cpumeter.New(b)
-				defer m.Report()
-				for i := 0; i < b.N; i++ {
-					if mode == "warm" || mode == "cold" {
-						m.Stop()
-						time.Sleep(poolSettle)
-						if mode == "cold" {
-							evictCaches()
-						}
-						m.Start()
-					}
-					p := benchCall(b, turn, "call_"+strconv.Itoa(i), "exec", args)
-					if p.Status != "completed" || string(p.Value) != tc.want {
-						b.Fatalf("exec = %+v, want completed %s", p, tc.want)
-					}
-				}
-			})
+			for _, iso := range []Isolation{ProcessIsolation, InProcess} {
+				b.Run(tc.name+"/"+mode+"/"+iso.String(), func(b *testing.B) { benchTurnExec(b, tc.code, tc.lang, tc.want, mode, iso) })
+			}
+		}
+	}
+}
+
+func benchTurnExec(b *testing.B, code, lang, want, mode string, iso Isolation) {
+	rt := benchRuntimeWith(b, iso)
+	turn := benchTurn(b, rt, "r1")
+	defer turn.End()
+	args := benchExecArgs(code, lang)
+	time.Sleep(poolSettle)
+	b.ReportAllocs()
+	b.ResetTimer()
+	m := cpumeter.New(b)
+	defer m.Report()
+	for i := 0; i < b.N; i++ {
+		if mode == "warm" || mode == "cold" {
+			m.Stop()
+			time.Sleep(poolSettle)
+			if mode == "cold" {
+				evictCaches()
+			}
+			m.Start()
+		}
+		p := benchCall(b, turn, "call_"+strconv.Itoa(i), "exec", args)
+		if p.Status != "completed" || string(p.Value) != want {
+			b.Fatalf("exec = %+v, want completed %s", p, want)
 		}
 	}
 }

@@ -517,6 +517,18 @@ func (t *Turn) GuestConfig(execCallID string) ([]byte, error) {
 	return pc.raw, pc.err
 }
 
+// PlainGuestConfig implements cell's optional plainConfiger: the guest
+// configuration of every cell of the turn when no namespace scope has to
+// be made for a cell, which is all GuestConfig would do besides.
+func (t *Turn) PlainGuestConfig() ([]byte, bool) {
+	if len(t.visibleNamespaces()) > 0 {
+		return nil, false
+	}
+	pc := &t.plainConfig
+	pc.once.Do(func() { pc.raw, pc.err = t.guestConfig([]guest.Namespace{}) })
+	return pc.raw, pc.err == nil
+}
+
 // guestConfig encodes the guest configuration with the registered
 // namespaces' scopes of one cell.
 func (t *Turn) guestConfig(namespaces []guest.Namespace) ([]byte, error) {

@@ -34,6 +34,20 @@ type testGateway struct {
 // code-mode configuration with one core tool, talking api to a fake model.
 func startGateway(t testing.TB, api string, stream bool, env map[string]string) *testGateway {
 	t.Helper()
+	return startGatewayWith(t, gatewayOptions{api: api, stream: stream, env: env})
+}
+
+// gatewayOptions are what startGatewayWith varies.
+type gatewayOptions struct {
+	api      string
+	stream   bool
+	env      map[string]string
+	codeMode map[string]any // tools.codeMode; nil: {"enabled": true}
+	runtime  runtimeOptions
+}
+
+func startGatewayWith(t testing.TB, o gatewayOptions) *testGateway {
+	t.Helper()
 	requireRuntime(t)
 	model := fakemodel.NewServer()
 	t.Cleanup(model.Close)
@@ -45,10 +59,14 @@ func startGateway(t testing.TB, api string, stream bool, env map[string]string) 
 	for i := range specs {
 		specs[i].Behavior = nil
 	}
+	codeMode := o.codeMode
+	if codeMode == nil {
+		codeMode = map[string]any{"enabled": true}
+	}
 	cfg := map[string]any{
-		"tools":       map[string]any{"codeMode": map[string]any{"enabled": true}},
-		"models":      map[string]any{"providers": map[string]any{"fake": map[string]any{"baseUrl": model.URL(), "api": api, "apiKey": "sk-test-secret-1234"}}},
-		"codemodekit": map[string]any{"model": "fake/fake", "stream": stream, "toolHost": hh.URL(), "tools": specs},
+		"tools":       map[string]any{"codeMode": codeMode},
+		"models":      map[string]any{"providers": map[string]any{"fake": map[string]any{"baseUrl": model.URL(), "api": o.api, "apiKey": "sk-test-secret-1234"}}},
+		"codemodekit": map[string]any{"model": "fake/fake", "stream": o.stream, "toolHost": hh.URL(), "tools": specs},
 	}
 	b, _ := json.Marshal(cfg)
 	dir := t.TempDir()
@@ -56,8 +74,8 @@ func startGateway(t testing.TB, api string, stream bool, env map[string]string) 
 	if err := os.WriteFile(path, b, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	getenv := func(k string) string { return env[k] }
-	g, _, err := bootGateway(context.Background(), path, filepath.Join(dir, "state"), runtimeOptions{}, getenv, io.Discard)
+	getenv := func(k string) string { return o.env[k] }
+	g, _, err := bootGateway(context.Background(), path, filepath.Join(dir, "state"), o.runtime, getenv, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -192,19 +192,29 @@ func (rn *Runner) exec(ctx context.Context, host Host, scope Scope, toolCallID s
 		if res, ok := l.begin(); !ok {
 			return res
 		}
+		start := sandbox.Start{Deadline: deadline, Limits: limitsOf(s), Catalog: host.Catalog().Guest(),
+			MaxPending: s.MaxPendingToolCalls}
 		// The source is prepared by the guest half: it is untrusted input,
 		// and esbuild and the lexers are code a hostile source could hold.
+		// When the guest configuration is the turn's own, preparation and
+		// start are one operation; else the configuration (a namespace
+		// scope made for the cell) waits for a source that prepared.
+		if pc, ok := host.(plainConfiger); ok {
+			if cfg, ok := pc.PlainGuestConfig(); ok {
+				start.Config = cfg
+				pf, rep := l.g.Exec(in.Code, prepare.Language(in.Language), start)
+				if pf != nil {
+					return prepareFailure(pf)
+				}
+				return l.drive(rep)
+			}
+		}
 		pf, f := l.g.Prepare(in.Code, prepare.Language(in.Language), deadline)
 		if f != nil {
 			return l.faultResult(f)
 		}
 		if pf != nil {
-			if pf.Syntax {
-				// A cell that breaks out of its wrapper is a guest SyntaxError
-				// (CM-5.24); it never reaches the VM.
-				return Failed(CodeInternal, PhaseGuest, pf.Message)
-			}
-			return Failed(CodeInvalidInput, PhaseInput, pf.Message)
+			return prepareFailure(pf)
 		}
 		if time.Now().After(deadline) {
 			return Failed(CodeTimeout, PhaseHost, MsgTimeout)
@@ -213,10 +223,26 @@ func (rn *Runner) exec(ctx context.Context, host Host, scope Scope, toolCallID s
 		if err != nil {
 			return Failed(CodeInvalidInput, PhaseInput, err.Error())
 		}
-		rep := l.g.Start(sandbox.Start{Deadline: deadline, Limits: limitsOf(s), Catalog: host.Catalog().Guest(),
-			Config: guestConfig, MaxPending: s.MaxPendingToolCalls})
-		return l.drive(rep)
+		start.Config = guestConfig
+		return l.drive(l.g.Start(start))
 	})
+}
+
+// plainConfiger is a Host that can tell the guest configuration without
+// per-cell work (no namespace scope to make): the cell then prepares and
+// starts its guest in one operation.
+type plainConfiger interface {
+	PlainGuestConfig() ([]byte, bool)
+}
+
+// prepareFailure is the result of a source that did not prepare.
+func prepareFailure(pf *prepare.Failure) Result {
+	if pf.Syntax {
+		// A cell that breaks out of its wrapper is a guest SyntaxError
+		// (CM-5.24); it never reaches the VM.
+		return Failed(CodeInternal, PhaseGuest, pf.Message)
+	}
+	return Failed(CodeInvalidInput, PhaseInput, pf.Message)
 }
 
 // limitsOf is the part of a run's settings the guest half enforces.

@@ -2,6 +2,7 @@ package isolate
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"sync/atomic"
 	"time"
@@ -29,6 +30,7 @@ var zeroTime time.Time
 type half struct {
 	p      *Pool
 	w      *worker
+	leg    uint64 // the leg's number on its worker
 	h      sandbox.Handler
 	limits sandbox.Limits
 	// preparing is set while the worker prepares the source: a kill then
@@ -61,7 +63,7 @@ func (h *half) first(typ byte, e *encoder, want byte, limit int) ([]byte, error)
 			return nil, err
 		}
 		w.setHandler(h.h)
-		h.w = w
+		h.w, h.leg = w, w.legs+1
 		b, err = h.w.call(typ, e, want, limit)
 	}
 	return b, err
@@ -88,6 +90,36 @@ func (h *half) Prepare(code string, lang prepare.Language, _ time.Time) (*prepar
 		return &prepare.Failure{Message: m.Message, Syntax: m.Syntax}, nil
 	}
 	return nil, nil
+}
+
+// Exec implements sandbox.Half: one round trip for preparation and start.
+func (h *half) Exec(code string, lang prepare.Language, req sandbox.Start) (*prepare.Failure, sandbox.Report) {
+	h.limits = req.Limits
+	m := startMsg{Start: req, CatalogKey: req.Catalog.Key, HasJSON: !h.w.catalogs.touch(req.Catalog.Key, nil)}
+	var e encoder
+	prepareMsg{Code: code, Language: string(lang)}.encode(&e)
+	m.encode(&e)
+	h.preparing.Store(true)
+	b, err := h.first(msgExec, &e, msgExecuted, 64<<10+len(code)+h.reportLimit())
+	if err != nil {
+		return nil, sandbox.Report{Fault: h.fault(err)}
+	}
+	h.preparing.Store(false)
+	var pm preparedMsg
+	d := decoder{b: b}
+	pm.decode(&d)
+	if d.err != nil {
+		h.w.kill()
+		return nil, sandbox.Report{Fault: h.fault(errProtocol)}
+	}
+	if pm.Failed {
+		if d.done() != nil {
+			h.w.kill()
+			return nil, sandbox.Report{Fault: h.fault(errProtocol)}
+		}
+		return &prepare.Failure{Message: pm.Message, Syntax: pm.Syntax}, sandbox.Report{}
+	}
+	return nil, h.checked(decodeReport(&d), d.done())
 }
 
 // Start implements sandbox.Half.
@@ -128,8 +160,12 @@ func (h *half) reportOf(b []byte, err error) sandbox.Report {
 		return sandbox.Report{Fault: h.fault(err)}
 	}
 	d := decoder{b: b}
-	rep := decodeReport(&d)
-	if d.done() != nil || !checkReport(rep, h.limits) {
+	return h.checked(decodeReport(&d), d.done())
+}
+
+// checked takes a report the worker sent, decoded with error err.
+func (h *half) checked(rep sandbox.Report, err error) sandbox.Report {
+	if err != nil || !checkReport(rep, h.limits) {
 		h.w.kill()
 		return sandbox.Report{Fault: h.fault(errProtocol)}
 	}
@@ -177,8 +213,13 @@ func (h *half) Snapshot() (sandbox.Stored, *sandbox.Fault) {
 	return stored, f
 }
 
-// Abort implements sandbox.Half: the worker reads it at once.
-func (h *half) Abort() { _ = h.w.send(msgAbort, nil) }
+// Abort implements sandbox.Half: the leg's number goes down the abort
+// pipe, which the worker reads at once.
+func (h *half) Abort() {
+	var b [8]byte
+	binary.LittleEndian.PutUint64(b[:], h.leg)
+	_, _ = h.w.abort.Write(b[:])
+}
 
 // Kill implements sandbox.Half: the worker process is killed.
 func (h *half) Kill() { h.w.kill() }
@@ -194,5 +235,6 @@ func (h *half) Close() {
 	// A worker whose VM grew large keeps the memory in its Go heap: it
 	// ends, and a fresh one takes its place.
 	reuse := h.memory <= retireMemoryBytes && h.w.alive() && h.w.send(msgClose, nil) == nil
+	h.w.legs++
 	h.p.release(h.w, reuse)
 }

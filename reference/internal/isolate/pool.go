@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/codemodekit/kit/reference/internal/engine"
@@ -234,7 +235,7 @@ func (p *Pool) Begin(ctx context.Context, h sandbox.Handler) (sandbox.Half, erro
 		return nil, err
 	}
 	w.setHandler(h)
-	return &half{p: p, w: w, h: h}, nil
+	return &half{p: p, w: w, h: h, leg: w.legs + 1}, nil
 }
 
 func (p *Pool) acquire(ctx context.Context) (*worker, error) {
@@ -373,62 +374,89 @@ func (p *Pool) spawn(ctx context.Context) (*worker, helloMsg, error) {
 		return nil, helloMsg{}, err
 	}
 	cmd.Stdout = stdoutW
+	abortR, abortW, err := os.Pipe()
+	if err != nil {
+		stdin.Close()
+		stdout.Close()
+		stdoutW.Close()
+		return nil, helloMsg{}, err
+	}
+	cmd.ExtraFiles = []*os.File{abortR} // the worker's descriptor 3 (abortFD)
 	tail := &tailWriter{max: 4 << 10}
 	cmd.Stderr = tail
 	err = cmd.Start()
 	stdoutW.Close()
+	abortR.Close()
 	if err != nil {
 		stdout.Close()
+		abortW.Close()
 		return nil, helloMsg{}, err
 	}
-	w := &worker{pid: cmd.Process.Pid, cmd: cmd, stdin: stdin, stdout: stdout, out: bufio.NewReaderSize(stdout, 64<<10),
-		in: bufio.NewWriterSize(stdin, 64<<10), stderr: tail, resp: make(chan frame, 1),
+	w := &worker{pid: cmd.Process.Pid, cmd: cmd, stdin: stdin, stdout: stdout, abort: abortW, out: bufio.NewReaderSize(stdout, 64<<10),
+		in: bufio.NewWriterSize(stdin, 64<<10), stderr: tail,
 		exited: make(chan struct{}), catalogs: newCatalogMirror()}
 	go w.reap(p)
 	var e encoder
 	initMsg{Version: protocolVersion, WasmPath: p.opts.WasmPath, Digest: p.opts.Digest, CacheDir: p.opts.CacheDir,
 		StrictPreemption: p.opts.StrictPreemption, Base: p.base, AddressSpace: p.opts.AddressSpace}.encode(&e)
 	if err := w.send(msgInit, &e); err != nil {
-		w.kill()
-		return nil, helloMsg{}, w.exitError(err)
+		err = w.exitError(err)
+		w.discard()
+		return nil, helloMsg{}, err
 	}
 	hello, err := w.readHello(ctx)
 	if err != nil {
-		w.kill()
+		w.discard()
 		return nil, helloMsg{}, err
 	}
 	if hello.Version != protocolVersion {
-		w.kill()
+		w.discard()
 		return nil, helloMsg{}, fmt.Errorf("worker speaks protocol %d, want %d", hello.Version, protocolVersion)
 	}
 	if len(hello.Digest) == 32 && p.base != nil && hex.EncodeToString(hello.Digest) != hex.EncodeToString(p.digest[:]) {
-		w.kill()
+		w.discard()
 		return nil, helloMsg{}, errors.New("worker loaded another engine binary")
 	}
-	go w.read()
 	p.event("worker started pid=%d", w.pid)
 	return w, hello, nil
 }
 
-// A worker is the host's side of one worker process.
+// blockingPipe is os.Pipe without the runtime's poller: a leg's goroutine
+// blocks in read(2) for its worker's answer, and the kernel wakes that
+// thread the moment the answer is written. Through the poller the wake-up
+// went through another thread and the scheduler first, tens of
+// microseconds per answer on the reference machine (BenchmarkStep). The
+// worker's death always ends the read: its end of the pipe closes.
+func blockingPipe() (r, w *os.File, err error) {
+	var fds [2]int
+	if err := syscall.Pipe2(fds[:], syscall.O_CLOEXEC); err != nil {
+		return nil, nil, err
+	}
+	return os.NewFile(uintptr(fds[0]), "|0"), os.NewFile(uintptr(fds[1]), "|1"), nil
+}
+
+// A worker is the host's side of one worker process. Its leg's goroutine
+// writes the operations and reads their answers itself: no goroutine of
+// the host stands between a worker and the leg it runs, and nothing but an
+// answer or a bridge request ever comes from a worker (it speaks only
+// while an operation runs).
 type worker struct {
 	pid    int
 	cmd    *exec.Cmd
 	stdin  io.Closer
 	stdout io.Closer
+	abort  *os.File // the abort pipe (worker.go, abortFD)
 	out    *bufio.Reader
 	stderr *tailWriter
+	legs   uint64 // legs ended, as the worker counts them
 
 	wmu sync.Mutex // guards in
 	in  *bufio.Writer
 
-	resp     chan frame    // answers, from read; closed when the worker's output ends
 	exited   chan struct{} // closed once the process is reaped
 	exitErr  error         // how it ended, set before exited is closed
-	readErr  atomic.Value  // error: why read stopped
 	killed   atomic.Bool   // the host killed it
 	handler  atomic.Pointer[handlerRef]
-	limit    atomic.Int64 // bound of the next answer frame
 	catalogs *catalogCache
 }
 
@@ -461,16 +489,32 @@ func (w *worker) kill() {
 	_ = w.cmd.Process.Kill()
 }
 
-// exit asks the worker to end, and kills it if it does not soon.
+// exit asks the worker to end, kills it if it does not soon, and closes
+// the host's ends of its pipes once it has ended.
 func (w *worker) exit() {
 	if w.send(msgExit, nil) == nil {
 		select {
 		case <-w.exited:
-			return
 		case <-time.After(2 * time.Second):
 		}
 	}
+	w.discard()
+}
+
+// discard kills the worker, waits until it has ended and closes the host's
+// ends of its pipes.
+func (w *worker) discard() {
 	w.kill()
+	<-w.exited
+	w.closeFiles()
+}
+
+// closeFiles closes the host's ends of a worker's pipes; the worker has
+// ended, and nothing reads or writes them any more.
+func (w *worker) closeFiles() {
+	w.stdin.Close()
+	w.stdout.Close()
+	w.abort.Close()
 }
 
 // reap waits for the process to end and records how.
@@ -499,6 +543,7 @@ func (w *worker) reap(p *Pool) {
 	}
 	p.mu.Unlock()
 	if found {
+		w.closeFiles()
 		p.refill()
 	}
 }
@@ -546,23 +591,33 @@ func (w *worker) readHello(ctx context.Context) (helloMsg, error) {
 	}
 }
 
-// read takes the worker's frames: bridge requests and notes go to the
-// leg's handler at once, answers to the operation waiting for them. A
-// frame over its bound or malformed ends the worker: a worker that speaks
-// out of turn is no longer trusted.
-func (w *worker) read() {
-	defer w.stdout.Close()
-	defer close(w.resp)
+// call sends an operation and reads the worker's frames until its answer,
+// of type want and at most limit bytes: bridge requests and notes that come
+// first go to the leg's handler at once, while the guest goes on. A frame
+// over its bound, malformed or out of turn ends the worker: a worker that
+// speaks out of turn is no longer trusted.
+func (w *worker) call(typ byte, e *encoder, want byte, limit int) ([]byte, error) {
+	if err := w.send(typ, e); err != nil {
+		return nil, unsentError{w.exitError(err)}
+	}
+	frameLimit := func(typ byte) int {
+		if typ == msgRequest || typ == msgNote {
+			return maxRequestFrame
+		}
+		return limit
+	}
 	for {
-		typ, b, err := readFrame(w.out, w.frameLimit)
+		typ, b, err := readFrame(w.out, frameLimit)
 		if err != nil {
-			w.readErr.Store(err)
 			if errors.Is(err, errFrameTooLarge) {
 				w.kill()
+				return nil, errProtocol
 			}
-			return
+			return nil, w.exitError(err)
 		}
 		switch typ {
+		case want:
+			return b, nil
 		case msgRequest, msgNote:
 			d := decoder{b: b}
 			a, c := d.string(), d.string()
@@ -570,14 +625,13 @@ func (w *worker) read() {
 			if typ == msgRequest {
 				args = d.bytes()
 			}
-			if err := d.done(); err != nil {
-				w.readErr.Store(err)
+			if d.done() != nil {
 				w.kill()
-				return
+				return nil, errProtocol
 			}
 			ref := w.handler.Load()
 			if ref == nil || ref.h == nil {
-				continue // a leg that ended: nothing waits for it
+				continue
 			}
 			if typ == msgRequest {
 				ref.h.Request(a, c, args)
@@ -585,38 +639,10 @@ func (w *worker) read() {
 				ref.h.Note(a, c)
 			}
 		default:
-			w.resp <- frame{typ: typ, b: b}
-		}
-	}
-}
-
-func (w *worker) frameLimit(typ byte) int {
-	switch typ {
-	case msgRequest, msgNote:
-		return maxRequestFrame
-	}
-	return int(w.limit.Load())
-}
-
-// call sends an operation and waits for its answer, of type want.
-func (w *worker) call(typ byte, e *encoder, want byte, limit int) ([]byte, error) {
-	w.limit.Store(int64(limit))
-	if err := w.send(typ, e); err != nil {
-		return nil, unsentError{w.exitError(err)}
-	}
-	f, ok := <-w.resp
-	if !ok {
-		err, _ := w.readErr.Load().(error)
-		if errors.Is(err, errFrameTooLarge) || errors.Is(err, errMalformedFrame) {
+			w.kill()
 			return nil, errProtocol
 		}
-		return nil, w.exitError(err)
 	}
-	if f.typ != want {
-		w.kill()
-		return nil, errProtocol
-	}
-	return f.b, nil
 }
 
 // errUnsent reports an operation the worker never received: it had ended.

@@ -32,9 +32,8 @@ const (
 	msgStep     byte = 5  // settlements
 	msgSnapshot byte = 6  // (empty)
 	msgClose    byte = 7  // (empty): the leg ends
-	msgAbort    byte = 8  // (empty): read at once, even while an operation runs
 	msgExit     byte = 9  // (empty): the worker ends
-	msgCrash    byte = 10 // (empty): the worker crashes itself (tests of the host's handling)
+	msgExec     byte = 10 // prepare, start
 
 	// worker -> host
 	msgHello    byte = 32 // hello
@@ -43,6 +42,7 @@ const (
 	msgStored   byte = 35 // stored
 	msgRequest  byte = 36 // a bridge request, during an operation
 	msgNote     byte = 37 // a Swarm note, during an operation
+	msgExecuted byte = 38 // prepared, and a report unless it failed
 )
 
 // maxHostFrame bounds a frame from the host (catalogs, settlements,

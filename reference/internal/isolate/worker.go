@@ -3,6 +3,7 @@ package isolate
 import (
 	"bufio"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/codemodekit/kit/reference/internal/engine"
 	"github.com/codemodekit/kit/reference/internal/prepare"
@@ -32,6 +34,8 @@ func init() {
 		if v != strconv.Itoa(protocolVersion) {
 			os.Exit(exitProtocol)
 		}
+		// Blocking reads of the host's frames: the kernel wakes this thread
+		// itself when one arrives (pool.go, blockingPipe).
 		os.Exit(serve(os.Stdin, os.Stdout))
 	}
 }
@@ -78,34 +82,42 @@ func serve(in io.Reader, out io.Writer) int {
 	restrict(m.AddressSpace)
 
 	s := &server{sb: sb, w: w, catalogs: newCatalogCache()}
-	ops := make(chan frame, 1)
-	go func() {
-		defer close(ops)
-		for {
-			typ, b, err := readFrame(r, func(byte) int { return maxHostFrame })
-			if err != nil {
-				return
-			}
-			if typ == msgAbort {
-				// Read at once: the operation it stops is running.
-				if l := s.leg.Load(); l != nil {
-					l.Abort()
-				}
-				continue
-			}
-			ops <- frame{typ: typ, b: b}
-		}
-	}()
-	for f := range ops {
-		if f.typ == msgExit {
+	go s.readAborts(os.NewFile(abortFD, "abort"))
+	for {
+		typ, b, err := readFrame(r, func(byte) int { return maxHostFrame })
+		if err != nil || typ == msgExit {
 			return exitOK
 		}
-		if err := s.handle(f); err != nil {
+		if err := s.handle(frame{typ: typ, b: b}); err != nil {
 			fmt.Fprintln(os.Stderr, "codemode worker:", err)
 			return exitProtocol
 		}
 	}
-	return exitOK
+}
+
+// abortFD is the descriptor of the abort pipe: the host writes the number
+// of a leg to abort there, read at once while an operation runs (the
+// operations' pipe is read only between them).
+const abortFD = 3
+
+// readAborts aborts the leg whose number the host writes to f; a number
+// that is not the current leg's (one that ended meanwhile) is ignored.
+func (s *server) readAborts(f *os.File) {
+	if f == nil {
+		return
+	}
+	var b [8]byte
+	for {
+		if _, err := io.ReadFull(f, b[:]); err != nil {
+			return
+		}
+		if binary.LittleEndian.Uint64(b[:]) != s.legs.Load()+1 {
+			continue
+		}
+		if l := s.leg.Load(); l != nil {
+			l.Abort()
+		}
+	}
 }
 
 // frame is one frame read.
@@ -114,19 +126,60 @@ type frame struct {
 	b   []byte
 }
 
+// requestDelay is how long a bridge request may wait in the worker's
+// buffer for the answer it is usually followed by: a guest that awaits its
+// request ends its step microseconds later, and the request and the report
+// then wake the host once, not twice. A guest that computes on delays its
+// request's dispatch by at most this much.
+const requestDelay = 200 * time.Microsecond
+
 // frameWriter writes whole frames, one at a time.
 type frameWriter struct {
-	mu sync.Mutex
-	w  *bufio.Writer
+	mu      sync.Mutex
+	w       *bufio.Writer
+	timer   *time.Timer
+	pending bool // frames wait in w for the timer or the next answer
 }
 
+// write writes a frame and sends it, with any that wait.
 func (fw *frameWriter) write(typ byte, e *encoder) error {
 	fw.mu.Lock()
 	defer fw.mu.Unlock()
 	if err := writeFrame(fw.w, typ, e); err != nil {
 		return err
 	}
+	if fw.pending {
+		fw.pending = false
+		fw.timer.Stop()
+	}
 	return fw.w.Flush()
+}
+
+// writeSoon writes a frame and sends it within requestDelay.
+func (fw *frameWriter) writeSoon(typ byte, e *encoder) error {
+	fw.mu.Lock()
+	defer fw.mu.Unlock()
+	if err := writeFrame(fw.w, typ, e); err != nil {
+		return err
+	}
+	if !fw.pending {
+		fw.pending = true
+		if fw.timer == nil {
+			fw.timer = time.AfterFunc(requestDelay, fw.flushPending)
+		} else {
+			fw.timer.Reset(requestDelay)
+		}
+	}
+	return nil
+}
+
+func (fw *frameWriter) flushPending() {
+	fw.mu.Lock()
+	defer fw.mu.Unlock()
+	if fw.pending {
+		fw.pending = false
+		_ = fw.w.Flush()
+	}
 }
 
 // server runs a worker's legs.
@@ -135,6 +188,7 @@ type server struct {
 	w        *frameWriter
 	catalogs *catalogCache
 	leg      atomic.Pointer[sandbox.Leg]
+	legs     atomic.Uint64 // legs ended: the current leg is number legs+1
 }
 
 // current returns the leg in progress, starting one if there is none.
@@ -154,7 +208,7 @@ func (s *server) Request(method, id string, args []byte) {
 	e.string(method)
 	e.string(id)
 	e.bytes(args)
-	_ = s.w.write(msgRequest, &e)
+	_ = s.w.writeSoon(msgRequest, &e)
 }
 
 // Note implements sandbox.Handler.
@@ -162,7 +216,21 @@ func (s *server) Note(kind, text string) {
 	var e encoder
 	e.string(kind)
 	e.string(text)
-	_ = s.w.write(msgNote, &e)
+	_ = s.w.writeSoon(msgNote, &e)
+}
+
+// catalog fills in the JSON of a start's catalog, from the start or from
+// the worker's cache.
+func (s *server) catalog(m *startMsg) error {
+	had := s.catalogs.touch(m.CatalogKey, m.Catalog.JSON)
+	if !m.HasJSON {
+		if !had {
+			return errors.New("start names a catalog the worker does not have")
+		}
+		m.Catalog.JSON = s.catalogs.json(m.CatalogKey)
+	}
+	m.Catalog.Key = m.CatalogKey
+	return nil
 }
 
 func (s *server) handle(f frame) error {
@@ -188,16 +256,32 @@ func (s *server) handle(f frame) error {
 		if err := d.done(); err != nil {
 			return err
 		}
-		had := s.catalogs.touch(m.CatalogKey, m.Catalog.JSON)
-		if !m.HasJSON {
-			if !had {
-				return errors.New("start names a catalog the worker does not have")
-			}
-			m.Catalog.JSON = s.catalogs.json(m.CatalogKey)
+		if err := s.catalog(&m); err != nil {
+			return err
 		}
-		m.Catalog.Key = m.CatalogKey
 		encodeReport(&e, s.current().Start(m.Start))
 		return s.w.write(msgReport, &e)
+	case msgExec:
+		var p prepareMsg
+		var m startMsg
+		p.decode(&d)
+		m.decode(&d)
+		if err := d.done(); err != nil {
+			return err
+		}
+		if err := s.catalog(&m); err != nil {
+			return err
+		}
+		pf, rep := s.current().Exec(p.Code, prepare.Language(p.Language), m.Start)
+		var pm preparedMsg
+		if pf != nil {
+			pm = preparedMsg{Failed: true, Syntax: pf.Syntax, Message: pf.Message}
+		}
+		pm.encode(&e)
+		if pf == nil {
+			encodeReport(&e, rep)
+		}
+		return s.w.write(msgExecuted, &e)
 	case msgResume:
 		req := decodeResume(&d)
 		if err := d.done(); err != nil {
@@ -221,6 +305,7 @@ func (s *server) handle(f frame) error {
 		if l := s.leg.Swap(nil); l != nil {
 			l.Close()
 		}
+		s.legs.Add(1)
 		return nil
 	}
 	return fmt.Errorf("unknown frame type %d", f.typ)

@@ -67,6 +67,17 @@ func (l *Leg) Prepare(code string, lang prepare.Language, _ time.Time) (*prepare
 	return nil, nil
 }
 
+// Exec prepares code and starts it (Half.Exec).
+func (l *Leg) Exec(code string, lang prepare.Language, start Start) (*prepare.Failure, Report) {
+	if pf, f := l.Prepare(code, lang, start.Deadline); pf != nil || f != nil {
+		return pf, Report{Fault: f}
+	}
+	if time.Now().After(start.Deadline) {
+		return nil, Report{Fault: &Fault{Kind: FaultPrepareTimeout}}
+	}
+	return nil, l.Start(start)
+}
+
 // Start runs the prepared cell in a VM no run has touched, with the run's
 // globals installed, until the guest is idle.
 func (l *Leg) Start(req Start) Report {

@@ -116,6 +116,10 @@ type Half interface {
 	// guest half could not prepare it.
 	Prepare(code string, lang prepare.Language, deadline time.Time) (*prepare.Failure, *Fault)
 	Start(Start) Report
+	// Exec is Prepare and then, unless it failed or the deadline passed
+	// (FaultPrepareTimeout), Start: one operation for a cell whose guest
+	// configuration the host has at hand.
+	Exec(code string, lang prepare.Language, start Start) (*prepare.Failure, Report)
 	Resume(Resume) Report
 	Step([]Settlement) Report
 	Snapshot() (Stored, *Fault)
