@@ -13,7 +13,7 @@ import (
 type lastRequest struct{ id string }
 
 func (l *lastRequest) Request(_, id string, _ []byte) { l.id = id }
-func (l *lastRequest) Note(string, string)           {}
+func (l *lastRequest) Note(string, string)            {}
 
 // BenchmarkStep measures one delivery of a bridge result and the guest's
 // next request, the unit of inline resolution, on a worker (process) and
