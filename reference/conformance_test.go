@@ -2,6 +2,7 @@ package codemode_test
 
 import (
 	"fmt"
+	"maps"
 	"os/exec"
 	"path/filepath"
 	"testing"
@@ -14,19 +15,20 @@ import (
 	"github.com/codemodekit/kit/reference/codemodetest"
 )
 
-// TestConformance runs the whole suite against the reference three
-// times: in process through the Go API, with guest code in worker
-// processes (the default isolation) and again with guest code in the
-// process itself (codemode.InProcess, with the StrictPreemption that lets
-// the watchdog stop a guest inside a long built-in call), and over the
-// wire through the
-// reference gateway (cmd/codemode-gateway, one process per scenario,
-// driven by conformance/gateway). Expected failures are listed in
+// TestConformance runs the whole suite against the reference in process
+// through the Go API, with guest code in worker processes (the default
+// isolation), and over the wire through the reference gateway
+// (cmd/codemode-gateway, one process per scenario, driven by
+// conformance/gateway). It runs it again with guest code in the process
+// itself (codemode.InProcess), but for the scenarios of CM-17.15 (a guest
+// inside one long built-in call, which only a process can stop at no cost),
+// and those with InProcess and the StrictPreemption that lets the watchdog
+// stop such a guest. Expected failures are listed in
 // conformance/baselines/reference.txt and reference-gateway.txt. Then the
 // differential checks: every scenario ends the same way every way, but for
 // those the gateway baseline excuses. -short runs the first only.
 func TestConformance(t *testing.T) {
-	var local, inproc, wired *conformance.Report
+	var local, inproc, strict, wired *conformance.Report
 	t.Run("in-process", func(t *testing.T) {
 		local = conformance.TestTarget(t, codemodetest.Name, codemodetest.NewTarget, "~@wip")
 	})
@@ -35,9 +37,15 @@ func TestConformance(t *testing.T) {
 	}
 	t.Run("in-process-isolation", func(t *testing.T) {
 		mk := func() (conformance.Target, error) {
+			return codemodetest.NewTargetWith(codemodetest.Options{Isolation: codemode.InProcess})
+		}
+		inproc = conformance.TestTarget(t, codemodetest.Name, mk, "~@wip && ~@CM-17.15")
+	})
+	t.Run("in-process-isolation-strict", func(t *testing.T) {
+		mk := func() (conformance.Target, error) {
 			return codemodetest.NewTargetWith(codemodetest.Options{Isolation: codemode.InProcess, StrictPreemption: true})
 		}
-		inproc = conformance.TestTarget(t, codemodetest.Name, mk, "~@wip")
+		strict = conformance.TestTarget(t, codemodetest.Name, mk, "~@wip && @CM-17.15")
 	})
 	t.Run("gateway", func(t *testing.T) {
 		bin := filepath.Join(t.TempDir(), "codemode-gateway")
@@ -48,10 +56,12 @@ func TestConformance(t *testing.T) {
 			Fixtures: codemodetest.RealMCPFixtures})
 		wired = conformance.TestTarget(t, "reference-gateway", mk, "~@wip")
 	})
-	if local == nil || inproc == nil || wired == nil {
+	if local == nil || inproc == nil || strict == nil || wired == nil {
 		t.Fatal("a run did not report")
 	}
-	if diff := cmp.Diff(outcomes(local, false), outcomes(inproc, false)); diff != "" {
+	inprocAll := outcomes(inproc, false)
+	maps.Copy(inprocAll, outcomes(strict, false))
+	if diff := cmp.Diff(outcomes(local, false), inprocAll); diff != "" {
 		t.Errorf("guests in workers and in the process disagree (-workers +in process):\n%s", diff)
 	}
 	if diff := cmp.Diff(outcomes(local, false), outcomes(wired, true)); diff != "" {
