@@ -236,12 +236,19 @@ func benchHeap() uint64 {
 }
 
 // BenchmarkTurnSuspended64 holds 64 suspended runs (the per-process cap) at
-// once and reports what each costs the process: Go heap after GC and RSS
-// after returning free memory to the OS, both as deltas over the baseline.
-// ns/op is the time to suspend all 64 back to back.
+// once and reports what each costs the host process: Go heap after GC and
+// RSS after returning free memory to the OS, both as deltas over the
+// baseline, with guests in worker processes and in process. ns/op is the
+// time to suspend all 64 back to back.
 func BenchmarkTurnSuspended64(b *testing.B) {
+	for _, iso := range []Isolation{ProcessIsolation, InProcess} {
+		b.Run(iso.String(), func(b *testing.B) { benchSuspended64(b, iso) })
+	}
+}
+
+func benchSuspended64(b *testing.B, iso Isolation) {
 	const runs = 64
-	rt := benchRuntime(b)
+	rt := benchRuntimeWith(b, iso)
 	args := benchExecArgs(benchYield, "")
 	var heap, rss float64
 	m := cpumeter.New(b)

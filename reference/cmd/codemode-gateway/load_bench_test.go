@@ -15,7 +15,7 @@ import (
 
 // BenchmarkGatewayUnderLoad drives the gateway with concurrent turns, each
 // one trivial exec, while two other turns run infinite loops and two hold
-// large suspended runs (SECURITY.md, issue 10 item 5). It reports the
+// large suspended runs (SECURITY.md). It reports the
 // trivial turns' latency percentiles: the gateway stays responsive when
 // some of its turns are hostile.
 //

@@ -1,4 +1,4 @@
-// Command checkdocs checks the repository's documentation (issue 8; SPEC.md
+// Command checkdocs checks the repository's documentation (SPEC.md
 // CM-22.10): SPEC clause coverage by scenarios or written exclusions, the
 // configuration table against the reference's defaults and ranges, the
 // js, ts, go and json code blocks, relative links and anchors, and the

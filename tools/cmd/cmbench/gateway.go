@@ -1,6 +1,6 @@
 package main
 
-// The gateway-level comparison (issue 11, item 3): the same trivial exec
+// The gateway-level comparison: the same trivial exec
 // turn through the reference gateway (reference/cmd/codemode-gateway) and
 // through OpenClaw's gateway (`openclaw gateway run`, the published npm
 // release), each driven by the conformance suite's wire targets

@@ -176,6 +176,11 @@ func measure(o options, ws []*workload, log io.Writer) (*report, error) {
 		fmt.Fprintf(log, " %.1fs\n", time.Since(t0).Seconds())
 		rep.add(w, samples[sideRef], samples[sideNode])
 	}
+	if rows, err := isolationRows(o, ref, ws, log); err != nil {
+		return nil, err
+	} else {
+		rep.Rows = append(rep.Rows, rows...)
+	}
 	if o.Gateway > 0 {
 		fmt.Fprintf(log, "cmbench: gatewayturn   %d turns per side ...\n", o.Gateway)
 		t0 := time.Now()

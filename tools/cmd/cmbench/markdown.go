@@ -93,7 +93,7 @@ func renderMarkdown(r *report) string {
 	p("`cmbench -check` compares that tree with `git rev-parse HEAD:reference`; when they differ, this file is older than the code\n")
 	p("it measures: run `make bench` again.\n\n")
 
-	p("## Targets (issue 11)\n\n")
+	p("## Targets\n\n")
 	p("| target | measured (median) | verdict |\n| --- | --- | --- |\n")
 	for _, t := range r.Targets {
 		m := t.Measured
@@ -104,14 +104,14 @@ func renderMarkdown(r *report) string {
 	}
 
 	p("\n## Results\n\n")
-	p("Reference: the time `Turn.Call` takes in process. Node: the harness's own timing of the request (inside the Node process, from\n")
+	p("Reference: the time `Turn.Call` takes, guests in worker processes (the default isolation). Node: the harness's own timing of the request (inside the Node process, from\n")
 	p("the parsed request to the answer); the last column is the round trip cmbench measures around it, pipe included. The ratio is\n")
 	p("reference ÷ Node (below 1: the reference is faster; for throughput, above 1). \"Reference CPU\" is the process CPU time\n")
 	p("(`getrusage`, all threads) the call took: on a loaded machine it moves less than wall time, which includes waiting for a core.\n\n")
 	p("| workload | measure | reference median | reference p95 | reference CPU | Node median | Node p95 | ratio | lead | Node legs | Node round trip |\n")
 	p("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
 	for _, rw := range r.Rows {
-		if rw.Gateway {
+		if rw.Gateway || rw.Isolation {
 			continue
 		}
 		nodeMed, nodeP95 := cell(rw.Node, med), cell(rw.Node, p95)
@@ -135,6 +135,10 @@ func renderMarkdown(r *report) string {
 			seen[rw.Workload] = true
 			p("\nn/a — %s: %s.\n", rw.Title, rw.NodeNA)
 		}
+	}
+
+	if sec := renderIsolation(r); sec != "" {
+		p("\n%s", sec)
 	}
 
 	renderGateway(p, r)

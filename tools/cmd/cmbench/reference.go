@@ -36,7 +36,11 @@ type refRunner struct {
 }
 
 func newRefRunner(wasm string, concurrency, cells int) (*refRunner, error) {
-	rt := codemode.New(context.Background(), codemode.Options{WasmPath: wasm})
+	return newRefRunnerWith(wasm, concurrency, cells, codemode.ProcessIsolation)
+}
+
+func newRefRunnerWith(wasm string, concurrency, cells int, iso codemode.Isolation) (*refRunner, error) {
+	rt := codemode.New(context.Background(), codemode.Options{WasmPath: wasm, Isolation: iso})
 	if err := rt.Available(); err != nil {
 		return nil, fmt.Errorf("reference runtime unavailable (run make deps): %w", err)
 	}

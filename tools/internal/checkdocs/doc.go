@@ -1,5 +1,5 @@
-// Package checkdocs is the documentation check of the repository (issue 8;
-// SPEC.md CM-22.10). [Check] reads a repository tree rooted at a directory,
+// Package checkdocs is the documentation check of the repository
+// (SPEC.md CM-22.10). [Check] reads a repository tree rooted at a directory,
 // so tests can point it at small synthetic trees, and reports every problem
 // as a [Problem] at a file and line:
 //
