@@ -1,8 +1,11 @@
 # Code Mode Kit. The two entry points:
 #   make conformance   the main job: the conformance suite against the embedded reference
-#   make test          the docs check, every module's tests with -race (the container
-#                      tier under a Docker engine scripts/with-docker.sh provides),
-#                      then the conformance suite
+#   make test          the docs check and every module's tests with -race (the
+#                      container tier under a Docker engine scripts/with-docker.sh
+#                      provides); the reference's tests run the whole suite against
+#                      it in process (guests in workers and in process), over the
+#                      driver and over the gateway, and conform's test runs the main
+#                      job's command on one feature
 # Both install what they need: the pinned quickjs-wasi wasm and the real MCP
 # servers through npm lockfiles, the go-sdk example server at a pinned version.
 
@@ -49,7 +52,6 @@ conformance: deps
 # one (installing docker.io as root), and stops what it started.
 test: deps vet fmt-check check-docs
 	scripts/with-docker.sh scripts/test.sh $(MODULES)
-	$(MAKE) conformance
 
 vet:
 	@for m in $(MODULES); do (cd $$m && GOWORK=off $(GO) vet ./...) || exit 1; done

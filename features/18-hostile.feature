@@ -879,7 +879,7 @@ Feature: The hostile-program corpus
       | builtin-03-sparse-reverse.js |
 
     @SB-08 @checklist-18 @CM-18.5 @CM-18.3 @CM-17.15 @CM-17.11
-    Examples: one long built-in call that never polls the interrupt handler: join() of a sparse array whose length is 2^32 - 1 writes four billion separators in one call.
+    Examples: one long built-in call that never polls the interrupt handler: join("") over an array-like whose length is 2^53 - 1: holes make no string, so nothing stops it but the watchdog.
       | program |
       | builtin-04-sparse-join.js |
 
@@ -894,7 +894,7 @@ Feature: The hostile-program corpus
       | builtin-06-array-like-includes.js |
 
     @SB-08 @checklist-18 @CM-18.5 @CM-18.3 @CM-17.15 @CM-17.11
-    Examples: one long built-in call that never polls the interrupt handler: A BigInt power of millions of bits, then its decimal text: two long built-in calls.
+    Examples: one long built-in call that never polls the interrupt handler: The decimal text of a BigInt of 840,000 bits, again and again: each toString is seconds in one call.
       | program |
       | builtin-07-bigint-power.js |
 
@@ -904,7 +904,7 @@ Feature: The hostile-program corpus
       | builtin-08-quadratic-split.js |
 
     @SB-08 @checklist-18 @CM-18.5 @CM-18.3 @CM-17.15
-    Examples: one long built-in call that never polls the interrupt handler: The default sort of four million doubles in a typed array.
+    Examples: one long built-in call that never polls the interrupt handler: The default sort of four million doubles in a typed array, scrambled again after every sort.
       | program |
       | builtin-09-typed-array-sort.js |
 
@@ -919,9 +919,9 @@ Feature: The hostile-program corpus
       | builtin-11-sparse-copy-within.js |
 
     @SB-08 @checklist-18 @CM-18.5 @CM-18.3 @CM-17.15 @CM-17.11
-    Examples: one long built-in call that never polls the interrupt handler: Array.prototype.fill over an array-like whose length is 2^53 - 1.
+    Examples: one long built-in call that never polls the interrupt handler: Array.prototype.lastIndexOf over an array-like whose length is 2^53 - 1.
       | program |
-      | builtin-12-array-like-fill.js |
+      | builtin-12-array-like-last-index-of.js |
 
     @SB-08 @checklist-18 @CM-18.5 @CM-18.3 @CM-17.15 @CM-17.11
     Examples: one long built-in call that never polls the interrupt handler: replaceAll() with a pattern that almost matches everywhere.
@@ -934,9 +934,9 @@ Feature: The hostile-program corpus
       | builtin-14-quadratic-includes.js |
 
     @SB-08 @checklist-18 @CM-18.5 @CM-18.3 @CM-17.15 @CM-17.11
-    Examples: one long built-in call that never polls the interrupt handler: Array.from over an array-like whose length is 2^32 - 1.
+    Examples: one long built-in call that never polls the interrupt handler: Array.prototype.reverse over an array-like whose length is 2^53 - 1: holes swap into holes, forever.
       | program |
-      | builtin-15-array-from-huge-length.js |
+      | builtin-15-array-like-reverse.js |
 
     @SB-08 @checklist-18 @CM-18.5 @CM-18.3 @CM-17.15 @CM-17.11
     Examples: one long built-in call that never polls the interrupt handler: splice() of four billion holes from a sparse array.
@@ -944,12 +944,12 @@ Feature: The hostile-program corpus
       | builtin-16-sparse-splice.js |
 
     @SB-08 @checklist-18 @CM-18.5 @CM-18.3 @CM-17.15 @CM-17.11
-    Examples: one long built-in call that never polls the interrupt handler: A BigInt of five million decimal digits, reduced modulo 7.
+    Examples: one long built-in call that never polls the interrupt handler: A BigInt of 300,000 decimal digits reduced modulo 7, again and again: each power and remainder is one long call.
       | program |
       | builtin-17-bigint-modulo.js |
 
     @SB-08 @checklist-18 @CM-18.5 @CM-18.3 @CM-17.15
-    Examples: one long built-in call that never polls the interrupt handler: localeCompare of two four-million-character strings.
+    Examples: one long built-in call that never polls the interrupt handler: localeCompare of two four-million-character strings, again and again.
       | program |
       | builtin-18-long-locale-compare.js |
 

@@ -35,33 +35,26 @@ func TestConformance(t *testing.T) {
 	if testing.Short() {
 		return
 	}
-	// The other runs go two at a time: the gateway's turns wait on
-	// processes and the network as much as on a core.
-	t.Run("differential", func(t *testing.T) {
-		t.Run("in-process-isolation", func(t *testing.T) {
-			t.Parallel()
-			mk := func() (conformance.Target, error) {
-				return codemodetest.NewTargetWith(codemodetest.Options{Isolation: codemode.InProcess})
-			}
-			inproc = conformance.TestTarget(t, codemodetest.Name, mk, "~@wip && ~@CM-17.15")
-		})
-		t.Run("in-process-isolation-strict", func(t *testing.T) {
-			t.Parallel()
-			mk := func() (conformance.Target, error) {
-				return codemodetest.NewTargetWith(codemodetest.Options{Isolation: codemode.InProcess, StrictPreemption: true})
-			}
-			strict = conformance.TestTarget(t, codemodetest.Name, mk, "~@wip && @CM-17.15")
-		})
-		t.Run("gateway", func(t *testing.T) {
-			t.Parallel()
-			bin := filepath.Join(t.TempDir(), "codemode-gateway")
-			if out, err := exec.Command("go", "build", "-o", bin, "./cmd/codemode-gateway").CombinedOutput(); err != nil {
-				t.Fatalf("go build: %v\n%s", err, out)
-			}
-			mk := wire.MakeTarget(wire.Options{Command: []string{bin, "-config", wire.ConfigPlaceholder},
-				Fixtures: codemodetest.RealMCPFixtures})
-			wired = conformance.TestTarget(t, "reference-gateway", mk, "~@wip")
-		})
+	t.Run("in-process-isolation", func(t *testing.T) {
+		mk := func() (conformance.Target, error) {
+			return codemodetest.NewTargetWith(codemodetest.Options{Isolation: codemode.InProcess})
+		}
+		inproc = conformance.TestTarget(t, codemodetest.Name, mk, "~@wip && ~@CM-17.15")
+	})
+	t.Run("in-process-isolation-strict", func(t *testing.T) {
+		mk := func() (conformance.Target, error) {
+			return codemodetest.NewTargetWith(codemodetest.Options{Isolation: codemode.InProcess, StrictPreemption: true})
+		}
+		strict = conformance.TestTarget(t, codemodetest.Name, mk, "~@wip && @CM-17.15")
+	})
+	t.Run("gateway", func(t *testing.T) {
+		bin := filepath.Join(t.TempDir(), "codemode-gateway")
+		if out, err := exec.Command("go", "build", "-o", bin, "./cmd/codemode-gateway").CombinedOutput(); err != nil {
+			t.Fatalf("go build: %v\n%s", err, out)
+		}
+		mk := wire.MakeTarget(wire.Options{Command: []string{bin, "-config", wire.ConfigPlaceholder},
+			Fixtures: codemodetest.RealMCPFixtures})
+		wired = conformance.TestTarget(t, "reference-gateway", mk, "~@wip")
 	})
 	if local == nil || inproc == nil || strict == nil || wired == nil {
 		t.Fatal("a run did not report")
