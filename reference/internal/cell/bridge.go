@@ -145,11 +145,15 @@ func (b *bridge) dispatch(r *request, args json.RawMessage) {
 		}
 		b.settleLocked(r, true, mustJSON(e.Describe()))
 	case guest.MethodCall, guest.MethodCallValue:
+		// The input is a slice of args, not a copy: a tool's input can be
+		// 16 MiB, and sixteen calls in flight held it several times over.
+		m, _ := members(args, "id", "input")
 		var a struct {
-			ID    string          `json:"id"`
-			Input json.RawMessage `json:"input"`
+			ID    string
+			Input json.RawMessage
 		}
-		_ = json.Unmarshal(args, &a)
+		a.ID, _ = stringValue(m[0])
+		a.Input = m[1]
 		e, err := b.host.Catalog().Lookup(a.ID)
 		r.replaySafe = err == nil && strings.TrimSpace(a.ID) == e.ID && b.host.ReplaySafe(e)
 		if b.restartSafe && !r.replaySafe {
