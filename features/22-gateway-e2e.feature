@@ -405,7 +405,7 @@ Feature: Gateway, transcripts and the end-to-end plan
   Scenario: Busy cells started together finish independently through the gateway
     Given code mode is configured as:
       """json
-      {"enabled": true, "timeoutMs": 1000}
+      {"enabled": true, "timeoutMs": 1200}
       """
     And the catalog "basic"
     When a turn starts

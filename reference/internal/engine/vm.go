@@ -613,20 +613,7 @@ func (vm *VM) CallMethodMax(obj Handle, method string, limit int, args ...string
 		return "", false, err
 	}
 	defer vm.exit()
-	boxes := make([]uint32, 0, len(args))
-	defer func() {
-		for _, b := range boxes {
-			vm.free(b)
-		}
-	}()
-	for _, a := range args {
-		b, err := vm.newString(a)
-		if err != nil {
-			return "", false, err
-		}
-		boxes = append(boxes, b)
-	}
-	return vm.callOnMax(uint32(obj), method, boxes, limit)
+	return vm.callStringsMax(uint32(obj), method, args, limit)
 }
 
 // Call calls the global function named fn with string arguments and returns
@@ -641,6 +628,13 @@ func (vm *VM) Call(fn string, args ...string) (string, error) {
 }
 
 func (vm *VM) callStrings(this uint32, name string, args []string) (string, error) {
+	s, _, err := vm.callStringsMax(this, name, args, MaxStringBytes)
+	return s, err
+}
+
+// callStringsMax calls this[name](...args) with string arguments and reads
+// a string result of at most limit bytes.
+func (vm *VM) callStringsMax(this uint32, name string, args []string, limit int) (string, bool, error) {
 	boxes := make([]uint32, 0, len(args))
 	defer func() {
 		for _, b := range boxes {
@@ -650,11 +644,11 @@ func (vm *VM) callStrings(this uint32, name string, args []string) (string, erro
 	for _, a := range args {
 		b, err := vm.newString(a)
 		if err != nil {
-			return "", err
+			return "", false, err
 		}
 		boxes = append(boxes, b)
 	}
-	return vm.callOn(this, name, boxes)
+	return vm.callOnMax(this, name, boxes, limit)
 }
 
 func (vm *VM) callOn(this uint32, name string, argv []uint32) (string, error) {
