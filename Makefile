@@ -46,6 +46,19 @@ $(GOSDK_HELLO):
 conformance: deps
 	cd tools && $(GO) run ./cmd/conform --report ../$(REPORT)
 
+# conformance-isolations runs the suite the two ways make test leaves out:
+# through `codemode serve-driver` with guests in worker processes (its
+# default; make test drives it with --isolation in-process) and over the
+# wire to the reference gateway with guests in process (make test runs the
+# gateway with workers). About 15 minutes on 2 cores; the nightly workflow
+# runs it.
+.PHONY: conformance-isolations
+conformance-isolations: deps
+	mkdir -p reports/bin
+	cd reference && $(GO) build -o ../reports/bin/codemode ./cmd/codemode
+	cd tools && $(GO) run ./cmd/conform --driver '../reports/bin/codemode serve-driver --isolation process' --report ../reports/driver-process
+	cd tools && $(GO) run ./cmd/conform --target gateway --isolation in-process --report ../reports/gateway-in-process
+
 # The module tests run with a Docker engine for the container tier of the
 # real MCP servers (reference/codemodetest/containers_test.go):
 # scripts/with-docker.sh reuses an engine that answers or starts a private

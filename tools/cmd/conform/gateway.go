@@ -22,7 +22,7 @@ const referenceGateway = "github.com/codemodekit/kit/reference/cmd/codemode-gate
 // gatewayInfo makes the wire target for the gateway command cmd (the
 // reference gateway, built now, when cmd is empty) and returns its name
 // and a cleanup that removes what it built.
-func gatewayInfo(cmd, api string) (targetInfo, string, func(), error) {
+func gatewayInfo(cmd, api, isolation string) (targetInfo, string, func(), error) {
 	if api != "openai-responses" && api != "openai-completions" {
 		return targetInfo{}, "", nil, fmt.Errorf("--gateway-api %q: want openai-responses or openai-completions", api)
 	}
@@ -39,7 +39,7 @@ func gatewayInfo(cmd, api string) (targetInfo, string, func(), error) {
 			cleanup()
 			return targetInfo{}, "", nil, fmt.Errorf("building the reference gateway: %v\n%s", err, out)
 		}
-		argv, name = []string{bin, "-config", gateway.ConfigPlaceholder}, "reference-gateway"
+		argv, name = []string{bin, "-config", gateway.ConfigPlaceholder, "-isolation", isolation}, "reference-gateway"
 	} else {
 		var err error
 		if argv, err = splitCommand(cmd); err != nil {

@@ -24,8 +24,9 @@
 // a gateway process per scenario, started with a generated configuration
 // whose path replaces {config} in COMMAND, talking to the suite's fake
 // model and tool host. Without --gateway-cmd it builds and runs the
-// reference gateway (reference/cmd/codemode-gateway) and reports as
-// reference-gateway; with it, as gateway (conformance/baselines/gateway.txt).
+// reference gateway (reference/cmd/codemode-gateway), with --isolation
+// passed on, and reports as reference-gateway; with it, as gateway
+// (conformance/baselines/gateway.txt).
 //
 // --target openclaw runs every scenario through the published OpenClaw
 // gateway (conformance/openclaw), release --openclaw-version installed
@@ -89,7 +90,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	gatewayCmd := fs.String("gateway-cmd", "", "with --target gateway: the gateway command, {config} standing for its configuration file (default: the reference gateway)")
 	gatewayAPI := fs.String("gateway-api", "openai-responses", "with --target gateway: the provider API the gateway is configured with: openai-responses or openai-completions")
 	openclawVersion := fs.String("openclaw-version", defaultOpenClawVersion, "with --target openclaw: the OpenClaw release to install (npm) and run")
-	isolation := fs.String("isolation", "process", "with the embedded reference: where it runs guest code, process (worker processes) or in-process")
+	isolation := fs.String("isolation", "process", "with the embedded reference or the reference gateway: where it runs guest code, process (worker processes) or in-process")
 	strict := fs.Bool("strict-preemption", false, "with the embedded reference: make every wasm loop a safepoint (what lets the watchdog stop a guest inside a long built-in call with --isolation in-process)")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -98,7 +99,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return listScenarios(stdout, stderr)
 	}
 	targetSet := false
-	fs.Visit(func(f *flag.Flag) { targetSet = targetSet || f.Name == "target" })
+	isolationSet := false
+	fs.Visit(func(f *flag.Flag) {
+		targetSet = targetSet || f.Name == "target"
+		isolationSet = isolationSet || f.Name == "isolation"
+	})
 	var info targetInfo
 	if *driverCmd != "" || *target == driverTarget {
 		name := ""
@@ -115,7 +120,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 	} else if *target == gatewayTarget || *gatewayCmd != "" {
 		var err error
 		var cleanup func()
-		info, *target, cleanup, err = gatewayInfo(*gatewayCmd, *gatewayAPI)
+		if *gatewayCmd != "" && isolationSet {
+			fmt.Fprintln(stderr, "conform: --isolation applies to the reference gateway, not to --gateway-cmd (pass the flag in the command)")
+			return 2
+		}
+		if _, err := codemode.ParseIsolation(*isolation); err != nil {
+			fmt.Fprintf(stderr, "conform: %v\n", err)
+			return 2
+		}
+		info, *target, cleanup, err = gatewayInfo(*gatewayCmd, *gatewayAPI, *isolation)
 		if err != nil {
 			fmt.Fprintf(stderr, "conform: %v\n", err)
 			return 2
