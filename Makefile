@@ -50,14 +50,16 @@ conformance: deps
 # through `codemode serve-driver` with guests in worker processes (its
 # default; make test drives it with --isolation in-process) and over the
 # wire to the reference gateway with guests in process (make test runs the
-# gateway with workers). About 15 minutes on 2 cores; the nightly workflow
-# runs it.
+# gateway with workers). As in make test, guests in process meet the
+# scenarios of CM-17.15 (one long built-in call) with StrictPreemption
+# only. About 15 minutes on 2 cores; the nightly workflow runs it.
 .PHONY: conformance-isolations
 conformance-isolations: deps
 	mkdir -p reports/bin
 	cd reference && $(GO) build -o ../reports/bin/codemode ./cmd/codemode
 	cd tools && $(GO) run ./cmd/conform --driver '../reports/bin/codemode serve-driver --isolation process' --report ../reports/driver-process
-	cd tools && $(GO) run ./cmd/conform --target gateway --isolation in-process --report ../reports/gateway-in-process
+	cd tools && $(GO) run ./cmd/conform --target gateway --isolation in-process --tags '~@CM-17.15' --report ../reports/gateway-in-process
+	cd tools && $(GO) run ./cmd/conform --target gateway --isolation in-process --strict-preemption --tags '@CM-17.15' --report ../reports/gateway-in-process-strict
 
 # The module tests run with a Docker engine for the container tier of the
 # real MCP servers (reference/codemodetest/containers_test.go):

@@ -1059,7 +1059,7 @@ Feature: The hostile-program corpus
       | payload-14-line-numbers.js |
 
     @SB-06 @SB-11 @SB-24 @CM-8.35 @CM-8.36 @CM-8.39
-    Examples: patched prototypes, deep and oversized values against the payload: Memory the guest freed still counts against maxSnapshotBytes: linear memory never shrinks (CM-8.35's high-water mark).
+    Examples: patched prototypes, deep and oversized values against the payload: Memory the guest freed still counts against maxSnapshotBytes: linear memory never shrinks (CM-8.39: the high-water mark).
       | program |
       | payload-15-freed-memory-still-counts.js |
 

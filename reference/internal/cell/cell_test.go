@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -295,5 +296,38 @@ func TestWait_RefusesTamperedSnapshots(t *testing.T) {
 	d := suspend()
 	if res := wait(d); res.Status != "completed" || string(res.Value) != `"resumed"` {
 		t.Errorf("wait on an intact snapshot = %s %s", res.Status, res.Error)
+	}
+}
+
+// TestBridge_ForgetsDeliveredRequests keeps a long run's bridge state
+// bounded by what is outstanding, not by what the run has ever asked: a
+// delivered request is forgotten, and the ledger of 100000 consecutive
+// ids is as small as that of one.
+func TestBridge_ForgetsDeliveredRequests(t *testing.T) {
+	b := newBridge(newFakeHost(config.Defaults()), 4, "call_1", false)
+	defer b.dispose()
+	one := 0
+	for i := 1; i <= 100000; i++ {
+		b.Request(guest.MethodSearch, "bridge:"+guest.MethodSearch+":"+strconv.Itoa(i), []byte(`["echo",{}]`))
+		if b.broken() {
+			t.Fatalf("request %d refused", i)
+		}
+		ready, pending := b.state()
+		if len(ready) != 1 || len(pending) != 0 {
+			t.Fatalf("request %d: %d ready and %d pending, want 1 and 0", i, len(ready), len(pending))
+		}
+		b.deliver(ready)
+		if i == 1 {
+			one = len(b.ledgerBytes())
+		}
+	}
+	b.mu.Lock()
+	kept := len(b.reqs)
+	b.mu.Unlock()
+	if kept != 0 {
+		t.Errorf("%d delivered requests kept, want 0", kept)
+	}
+	if n := len(b.ledgerBytes()); n > one+8 {
+		t.Errorf("ledger of 100000 ids is %d bytes, that of one %d", n, one)
 	}
 }

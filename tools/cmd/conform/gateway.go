@@ -20,9 +20,10 @@ const gatewayTarget = "gateway"
 const referenceGateway = "github.com/codemodekit/kit/reference/cmd/codemode-gateway"
 
 // gatewayInfo makes the wire target for the gateway command cmd (the
-// reference gateway, built now, when cmd is empty) and returns its name
-// and a cleanup that removes what it built.
-func gatewayInfo(cmd, api, isolation string) (targetInfo, string, func(), error) {
+// reference gateway, built now, when cmd is empty, run with isolation and,
+// if strict, -strict-preemption) and returns its name and a cleanup that
+// removes what it built.
+func gatewayInfo(cmd, api, isolation string, strict bool) (targetInfo, string, func(), error) {
 	if api != "openai-responses" && api != "openai-completions" {
 		return targetInfo{}, "", nil, fmt.Errorf("--gateway-api %q: want openai-responses or openai-completions", api)
 	}
@@ -40,6 +41,9 @@ func gatewayInfo(cmd, api, isolation string) (targetInfo, string, func(), error)
 			return targetInfo{}, "", nil, fmt.Errorf("building the reference gateway: %v\n%s", err, out)
 		}
 		argv, name = []string{bin, "-config", gateway.ConfigPlaceholder, "-isolation", isolation}, "reference-gateway"
+		if strict {
+			argv = append(argv, "-strict-preemption")
+		}
 	} else {
 		var err error
 		if argv, err = splitCommand(cmd); err != nil {

@@ -25,8 +25,8 @@
 // whose path replaces {config} in COMMAND, talking to the suite's fake
 // model and tool host. Without --gateway-cmd it builds and runs the
 // reference gateway (reference/cmd/codemode-gateway), with --isolation
-// passed on, and reports as reference-gateway; with it, as gateway
-// (conformance/baselines/gateway.txt).
+// and --strict-preemption passed on, and reports as reference-gateway;
+// with it, as gateway (conformance/baselines/gateway.txt).
 //
 // --target openclaw runs every scenario through the published OpenClaw
 // gateway (conformance/openclaw), release --openclaw-version installed
@@ -91,7 +91,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	gatewayAPI := fs.String("gateway-api", "openai-responses", "with --target gateway: the provider API the gateway is configured with: openai-responses or openai-completions")
 	openclawVersion := fs.String("openclaw-version", defaultOpenClawVersion, "with --target openclaw: the OpenClaw release to install (npm) and run")
 	isolation := fs.String("isolation", "process", "with the embedded reference or the reference gateway: where it runs guest code, process (worker processes) or in-process")
-	strict := fs.Bool("strict-preemption", false, "with the embedded reference: make every wasm loop a safepoint (what lets the watchdog stop a guest inside a long built-in call with --isolation in-process)")
+	strict := fs.Bool("strict-preemption", false, "with the embedded reference or the reference gateway: make every wasm loop a safepoint (what lets the watchdog stop a guest inside a long built-in call with --isolation in-process)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -102,7 +102,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	isolationSet := false
 	fs.Visit(func(f *flag.Flag) {
 		targetSet = targetSet || f.Name == "target"
-		isolationSet = isolationSet || f.Name == "isolation"
+		isolationSet = isolationSet || f.Name == "isolation" || f.Name == "strict-preemption"
 	})
 	var info targetInfo
 	if *driverCmd != "" || *target == driverTarget {
@@ -121,14 +121,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 		var err error
 		var cleanup func()
 		if *gatewayCmd != "" && isolationSet {
-			fmt.Fprintln(stderr, "conform: --isolation applies to the reference gateway, not to --gateway-cmd (pass the flag in the command)")
+			fmt.Fprintln(stderr, "conform: --isolation and --strict-preemption apply to the reference gateway, not to --gateway-cmd (pass the flags in the command)")
 			return 2
 		}
 		if _, err := codemode.ParseIsolation(*isolation); err != nil {
 			fmt.Fprintf(stderr, "conform: %v\n", err)
 			return 2
 		}
-		info, *target, cleanup, err = gatewayInfo(*gatewayCmd, *gatewayAPI, *isolation)
+		info, *target, cleanup, err = gatewayInfo(*gatewayCmd, *gatewayAPI, *isolation, *strict)
 		if err != nil {
 			fmt.Fprintf(stderr, "conform: %v\n", err)
 			return 2
