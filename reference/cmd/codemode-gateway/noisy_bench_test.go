@@ -35,9 +35,12 @@ throw new Error("y".repeat(48 << 20))`
 // isolation modes, side by side in one run. It reports the trivial turns'
 // latency (p50, p99, max), the longest garbage-collection pause of the
 // host process (stop-the-world, runtime/metrics /sched/pauses/total/gc),
-// and the longest stall of a goroutine that wakes every millisecond.
+// the longest stall of a goroutine that wakes every millisecond, and how
+// many trivial turns timed out (only guests in process can make them).
 //
-//	go test -run '^$' -bench NoisyNeighbour -benchtime 100x ./cmd/codemode-gateway
+//	go test -run '^$' -bench NoisyNeighbour -benchtime 1000x ./cmd/codemode-gateway
+//
+// 1000 turns at least: with fewer, p99 is the maximum.
 func BenchmarkNoisyNeighbour(b *testing.B) {
 	for _, iso := range []codemode.Isolation{codemode.ProcessIsolation, codemode.InProcess} {
 		for _, noisy := range []bool{false, true} {
@@ -147,6 +150,7 @@ func benchmarkNeighbours(b *testing.B, iso codemode.Isolation, noisy bool) {
 	beforeCounts := slices.Clone(before.Counts)
 
 	lat := make([]time.Duration, 0, b.N)
+	lost := 0 // trivial execs that did not complete
 	b.ResetTimer()
 	for range b.N {
 		start := time.Now()
@@ -154,10 +158,16 @@ func benchmarkNeighbours(b *testing.B, iso codemode.Isolation, noisy bool) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if !strings.Contains(out, `"value": 2`) {
-			b.Fatalf("trivial exec: %.300s", out)
-		}
 		lat = append(lat, time.Since(start))
+		if !strings.Contains(out, `"value": 2`) {
+			// Guests in process may hold the host's collector past a
+			// trivial exec's deadline: counted, not hidden. With workers
+			// no guest can, and a lost exec fails the benchmark.
+			if iso != codemode.InProcess || !strings.Contains(out, `"code": "timeout"`) {
+				b.Fatalf("trivial exec: %.300s", out)
+			}
+			lost++
+		}
 	}
 	b.StopTimer()
 	metrics.Read(pauses)
@@ -184,5 +194,6 @@ func benchmarkNeighbours(b *testing.B, iso codemode.Isolation, noisy bool) {
 	b.ReportMetric(longest*1000, "gc-pause-max-ms")
 	b.ReportMetric(float64(stallMax.Load())/1e6, "stall-max-ms")
 	b.ReportMetric(float64(hostileRuns.Load()), "hostile-runs")
+	b.ReportMetric(float64(lost), "trivial-timeouts")
 	b.ReportMetric(0, "ns/op")
 }
