@@ -5,7 +5,7 @@
 // set and nothing else in its environment: the package's init then serves
 // instead of running main. It loads the engine (sandbox.New) with the
 // paths and the base image the host sends in its first frame, puts itself
-// under operating-system limits and below the host's priority, and runs one leg after the other, each a
+// under operating-system limits, and runs one leg after the other, each a
 // sequence of operations (prepare, start, resume, step, snapshot) that it
 // answers in order. Bridge requests and notes go to the host while the
 // guest runs; aborts come on a pipe of their own.

@@ -34,9 +34,6 @@ func init() {
 		if v != strconv.Itoa(protocolVersion) {
 			os.Exit(exitProtocol)
 		}
-		// First of all, the worker yields to the host, its start included
-		// (priority_linux.go).
-		yieldToHost()
 		// Blocking reads of the host's frames: the kernel wakes this thread
 		// itself when one arrives (pool.go, blockingPipe).
 		os.Exit(serve(os.Stdin, os.Stdout))
