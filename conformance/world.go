@@ -103,8 +103,8 @@ func (w *world) start() error {
 }
 
 // close ends the current turn, and every earlier turn the scenario left
-// open (the leak check's first session, a turn followed by another one),
-// latest first, then closes the target. An open turn keeps its agent run
+// open (the leak check opens one turn, then another), latest first, then
+// closes the target. An open turn keeps its agent run
 // after the scenario: on OpenClaw each one held a slot of the gateway's
 // "main" command lane (8), and once 7 were held another session's turn
 // queued past the step limit.

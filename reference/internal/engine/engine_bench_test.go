@@ -26,8 +26,8 @@ globalThis.out = "pending";
 globalThis.p = new Promise(r => { globalThis.settle = r }).then(v => { out = "got " + v + " via " + hostTag() });
 `
 
-// benchDataProgram is the probe's state: 2000 small objects and a pending
-// promise (see /work/shared/research/engine-probe.md).
+// benchDataProgram is a suspended run with data: 2000 small objects and a
+// pending promise.
 const benchDataProgram = `
 globalThis.data = Array.from({length: 2000}, (_, i) => ({i, s: "item" + i}));
 globalThis.out = "pending";
