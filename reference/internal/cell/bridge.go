@@ -148,14 +148,9 @@ func (b *bridge) dispatch(r *request, args json.RawMessage) {
 		// The input is a slice of args, not a copy: a tool's input can be
 		// 16 MiB, and sixteen calls in flight held it several times over.
 		m, _ := members(args, "id", "input")
-		var a struct {
-			ID    string
-			Input json.RawMessage
-		}
-		a.ID, _ = stringValue(m[0])
-		a.Input = m[1]
-		e, err := b.host.Catalog().Lookup(a.ID)
-		r.replaySafe = err == nil && strings.TrimSpace(a.ID) == e.ID && b.host.ReplaySafe(e)
+		id, _ := stringValue(m[0])
+		e, err := b.host.Catalog().Lookup(id)
+		r.replaySafe = err == nil && strings.TrimSpace(id) == e.ID && b.host.ReplaySafe(e)
 		if b.restartSafe && !r.replaySafe {
 			return
 		}
@@ -166,7 +161,7 @@ func (b *bridge) dispatch(r *request, args json.RawMessage) {
 			return
 		}
 		b.nested++
-		go b.runCall(r, e, a.Input, Nested{Parent: b.parent, Seq: b.nested})
+		go b.runCall(r, e, m[1], Nested{Parent: b.parent, Seq: b.nested})
 	case guest.MethodYield:
 		r.replaySafe, r.dispatched = true, true
 		var a struct {

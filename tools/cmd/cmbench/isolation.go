@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -26,26 +27,15 @@ func isolationRows(o options, workers *refRunner, ws []*workload, log io.Writer)
 	defer inproc.close()
 	var rows []row
 	for _, w := range ws {
-		if !contains(isolationWorkloads, w.Name) {
+		if !slices.Contains(isolationWorkloads, w.Name) {
 			continue
 		}
 		n := w.Scale(o.iterations)
 		fmt.Fprintf(log, "cmbench: isolation %-12s %d iterations per side ...", w.Name, n)
 		t0 := time.Now()
-		samples := map[side][]map[string]float64{}
-		for _, st := range schedule(o.warmup, n) {
-			settle()
-			r := workers
-			if st.Side == sideNode {
-				r = inproc
-			}
-			m, err := r.run(w)
-			if err != nil {
-				return nil, fmt.Errorf("isolation %s, %s side: %w", w.Name, st.Side, err)
-			}
-			if !st.Warm {
-				samples[st.Side] = append(samples[st.Side], m)
-			}
+		samples, err := alternate(w, o.warmup, n, workers.run, inproc.run)
+		if err != nil {
+			return nil, fmt.Errorf("isolation %s, %w", w.Name, err)
 		}
 		fmt.Fprintf(log, " %.1fs\n", time.Since(t0).Seconds())
 		for _, m := range w.Metrics {
@@ -63,19 +53,10 @@ func isolationRows(o options, workers *refRunner, ws []*workload, log io.Writer)
 	return rows, nil
 }
 
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if x == y {
-			return true
-		}
-	}
-	return false
-}
-
 // bridgeCost is what one nested tool call adds to a cell, in microseconds,
 // from the medians of the nested1 and nested100 rows of one side.
 func bridgeCost(r *report, inProcess bool) (float64, bool) {
-	one, hundred := r.isolationRow("nested1"), r.isolationRow("nested100")
+	one, hundred := r.rowOf("nested1", "ms", true), r.rowOf("nested100", "ms", true)
 	if one == nil || hundred == nil {
 		return 0, false
 	}
@@ -87,15 +68,6 @@ func bridgeCost(r *report, inProcess bool) (float64, bool) {
 		return 0, false
 	}
 	return (b.Median - a.Median) / 99 * 1000, true
-}
-
-func (r *report) isolationRow(workload string) *row {
-	for i := range r.Rows {
-		if rw := &r.Rows[i]; rw.Isolation && rw.Workload == workload && (rw.Metric == "ms" || rw.Metric == "resume") {
-			return rw
-		}
-	}
-	return nil
 }
 
 // renderIsolation is the isolation section of BENCHMARKS.md.

@@ -153,34 +153,22 @@ func measure(o options, ws []*workload, log io.Writer) (*report, error) {
 		}
 		fmt.Fprintf(log, "cmbench: %-12s %d iterations per side ...", w.Name, n)
 		t0 := time.Now()
-		samples := map[side][]map[string]float64{}
-		for _, st := range schedule(warm, n) {
-			if st.Side == sideNode && w.NodeNA != "" {
-				continue
-			}
-			settle()
-			var m map[string]float64
-			var err error
-			if st.Side == sideRef {
-				m, err = ref.run(w)
-			} else {
-				m, err = node.run(w)
-			}
-			if err != nil {
-				return nil, fmt.Errorf("%s, %s side: %w", w.Name, st.Side, err)
-			}
-			if !st.Warm {
-				samples[st.Side] = append(samples[st.Side], m)
-			}
+		other := node.run
+		if w.NodeNA != "" {
+			other = nil
+		}
+		samples, err := alternate(w, warm, n, ref.run, other)
+		if err != nil {
+			return nil, fmt.Errorf("%s, %w", w.Name, err)
 		}
 		fmt.Fprintf(log, " %.1fs\n", time.Since(t0).Seconds())
 		rep.add(w, samples[sideRef], samples[sideNode])
 	}
-	if rows, err := isolationRows(o, ref, ws, log); err != nil {
+	rows, err := isolationRows(o, ref, ws, log)
+	if err != nil {
 		return nil, err
-	} else {
-		rep.Rows = append(rep.Rows, rows...)
 	}
+	rep.Rows = append(rep.Rows, rows...)
 	if o.Gateway > 0 {
 		fmt.Fprintf(log, "cmbench: gatewayturn   %d turns per side ...\n", o.Gateway)
 		t0 := time.Now()

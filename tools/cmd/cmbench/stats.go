@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"math"
 	"sort"
 )
@@ -82,4 +83,32 @@ func schedule(warmup, n int) []step {
 		out = append(out, step{a, it, warm}, step{b, it, warm})
 	}
 	return out
+}
+
+// runner runs one iteration of a workload on one side.
+type runner func(*workload) (map[string]float64, error)
+
+// alternate runs w on both sides in schedule's order, with a pause to
+// settle before each run, and returns the measured samples of each side.
+// A nil other leaves the second side out (a workload it cannot run).
+func alternate(w *workload, warmup, n int, ref, other runner) (map[side][]map[string]float64, error) {
+	samples := map[side][]map[string]float64{}
+	for _, st := range schedule(warmup, n) {
+		run := ref
+		if st.Side == sideNode {
+			if other == nil {
+				continue
+			}
+			run = other
+		}
+		settle()
+		m, err := run(w)
+		if err != nil {
+			return nil, fmt.Errorf("%s side: %w", st.Side, err)
+		}
+		if !st.Warm {
+			samples[st.Side] = append(samples[st.Side], m)
+		}
+	}
+	return samples, nil
 }

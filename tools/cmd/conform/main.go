@@ -98,6 +98,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if *list {
 		return listScenarios(stdout, stderr)
 	}
+	iso, err := codemode.ParseIsolation(*isolation)
+	if err != nil {
+		fmt.Fprintf(stderr, "conform: %v\n", err)
+		return 2
+	}
 	targetSet := false
 	isolationSet := false
 	fs.Visit(func(f *flag.Flag) {
@@ -122,10 +127,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 		var cleanup func()
 		if *gatewayCmd != "" && isolationSet {
 			fmt.Fprintln(stderr, "conform: --isolation and --strict-preemption apply to the reference gateway, not to --gateway-cmd (pass the flags in the command)")
-			return 2
-		}
-		if _, err := codemode.ParseIsolation(*isolation); err != nil {
-			fmt.Fprintf(stderr, "conform: %v\n", err)
 			return 2
 		}
 		info, *target, cleanup, err = gatewayInfo(*gatewayCmd, *gatewayAPI, *isolation, *strict)
@@ -160,11 +161,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 		info, ok = targets[*target]
 		if !ok {
 			fmt.Fprintf(stderr, "conform: unknown target %q (known: %s)\n", *target, strings.Join(targetNames(), ", "))
-			return 2
-		}
-		iso, err := codemode.ParseIsolation(*isolation)
-		if err != nil {
-			fmt.Fprintf(stderr, "conform: %v\n", err)
 			return 2
 		}
 		opts := codemodetest.Options{Isolation: iso, StrictPreemption: *strict}
