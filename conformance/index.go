@@ -1,14 +1,12 @@
 package conformance
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"io/fs"
 	"path"
 	"sort"
 	"strconv"
-	"strings"
 
 	"github.com/codemodekit/kit/features"
 	gherkin "github.com/cucumber/gherkin/go/v42"
@@ -21,8 +19,17 @@ type ScenarioInfo struct {
 	Line    int      `json:"line"`
 	Name    string   `json:"name"`
 	Tags    []string `json:"tags"`
+	// Steps are the scenario's steps, Background steps first.
+	Steps []StepInfo `json:"steps,omitempty"`
 
 	outline int // the Scenario Outline's line for an example row, else 0
+}
+
+// A StepInfo is one step of a scenario as the feature file writes it.
+type StepInfo struct {
+	Keyword string `json:"keyword"` // "Given ", "When ", "And "...
+	Text    string `json:"text"`
+	Line    int    `json:"line"`
 }
 
 // FeatureIndex lists every scenario of a feature set.
@@ -31,6 +38,16 @@ type FeatureIndex struct {
 	bySource  map[string]ScenarioInfo // uri + "\x00" + name
 	byName    map[string]int
 	rows      map[string]ScenarioInfo // "file:line" of an example row
+}
+
+// Scenario returns the scenario with that name.
+func (ix *FeatureIndex) Scenario(name string) (ScenarioInfo, bool) {
+	for _, s := range ix.Scenarios {
+		if s.Name == name {
+			return s, true
+		}
+	}
+	return ScenarioInfo{}, false
 }
 
 // HasScenario reports whether a scenario has that name.
@@ -67,7 +84,7 @@ func Index(fsys fs.FS) (*FeatureIndex, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", f, err)
 		}
-		lines := astLines(doc)
+		lines, steps := astLines(doc)
 		for _, p := range gherkin.Pickles(*doc, f, newID) {
 			info := ScenarioInfo{Feature: path.Base(f), Name: p.Name}
 			// The last AST node of a pickle is the example row, if any.
@@ -81,6 +98,14 @@ func Index(fsys fs.FS) (*FeatureIndex, error) {
 			for _, t := range p.Tags {
 				info.Tags = append(info.Tags, t.Name)
 			}
+			for _, st := range p.Steps {
+				si := StepInfo{Text: st.Text}
+				if len(st.AstNodeIds) > 0 {
+					a := steps[st.AstNodeIds[0]]
+					si.Keyword, si.Line = a.Keyword, a.Line
+				}
+				info.Steps = append(info.Steps, si)
+			}
 			ix.Scenarios = append(ix.Scenarios, info)
 			ix.bySource[f+"\x00"+p.Name] = info
 			ix.byName[p.Name]++
@@ -89,15 +114,23 @@ func Index(fsys fs.FS) (*FeatureIndex, error) {
 	return ix, nil
 }
 
-// astLines maps scenario and example-row ids to their lines.
-func astLines(doc *messages.GherkinDocument) map[string]int {
+// astLines maps scenario and example-row ids to their lines, and step ids
+// to their keywords and lines.
+func astLines(doc *messages.GherkinDocument) (map[string]int, map[string]StepInfo) {
 	m := map[string]int{}
+	steps := map[string]StepInfo{}
+	addSteps := func(list []*messages.Step) {
+		for _, st := range list {
+			steps[st.Id] = StepInfo{Keyword: st.Keyword, Text: st.Text, Line: int(st.Location.Line)}
+		}
+	}
 	var scen func(s *messages.Scenario)
 	scen = func(s *messages.Scenario) {
 		if s == nil {
 			return
 		}
 		m[s.Id] = int(s.Location.Line)
+		addSteps(s.Steps)
 		for _, ex := range s.Examples {
 			for _, row := range ex.TableBody {
 				m[row.Id] = int(row.Location.Line)
@@ -105,64 +138,24 @@ func astLines(doc *messages.GherkinDocument) map[string]int {
 		}
 	}
 	if doc.Feature == nil {
-		return m
+		return m, steps
 	}
 	for _, c := range doc.Feature.Children {
 		scen(c.Scenario)
+		if c.Background != nil {
+			addSteps(c.Background.Steps)
+		}
 		if c.Rule != nil {
 			for _, rc := range c.Rule.Children {
 				scen(rc.Scenario)
+				if rc.Background != nil {
+					addSteps(rc.Background.Steps)
+				}
 			}
 		}
 	}
-	return m
+	return m, steps
 }
 
 // DefaultIndex indexes the embedded features.
 func DefaultIndex() (*FeatureIndex, error) { return Index(features.FS) }
-
-// A Baseline lists scenarios expected to fail, each with a reason.
-type Baseline struct {
-	Entries map[string]string
-}
-
-// ParseBaseline reads a baseline file: one "<scenario name> :: <reason>"
-// per line; blank lines and lines starting with # are ignored.
-func ParseBaseline(b []byte) (*Baseline, error) {
-	base := &Baseline{Entries: map[string]string{}}
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		name, reason, ok := strings.Cut(line, " :: ")
-		if !ok || strings.TrimSpace(reason) == "" {
-			return nil, fmt.Errorf("baseline line %d: want \"<scenario name> :: <reason>\"", n)
-		}
-		name = strings.TrimSpace(name)
-		if _, dup := base.Entries[name]; dup {
-			return nil, fmt.Errorf("baseline line %d: %q is listed twice", n, name)
-		}
-		base.Entries[name] = strings.TrimSpace(reason)
-	}
-	return base, sc.Err()
-}
-
-// Format writes a baseline file from entries, sorted by name.
-func (b *Baseline) Format(header string) []byte {
-	var buf bytes.Buffer
-	for _, l := range strings.Split(strings.TrimSpace(header), "\n") {
-		fmt.Fprintf(&buf, "# %s\n", strings.TrimPrefix(l, "# "))
-	}
-	names := make([]string, 0, len(b.Entries))
-	for n := range b.Entries {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		fmt.Fprintf(&buf, "%s :: %s\n", n, b.Entries[n])
-	}
-	return buf.Bytes()
-}

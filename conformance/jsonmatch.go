@@ -39,53 +39,72 @@ func decodeJSON(b []byte) (any, error) {
 }
 
 // matchJSON compares got against want. In subset mode objects may have more
-// members than want names; arrays always match element by element.
+// members than want names; arrays always match element by element. A
+// failure is a *mismatchError whose first difference is the first in path
+// order.
 func matchJSON(want, got any, subset bool) error {
-	var problems []string
+	var problems []problem
 	matchValue("$", want, got, subset, &problems)
 	if len(problems) == 0 {
 		return nil
 	}
-	return fmt.Errorf("%s\n(-want +got):\n%s", strings.Join(problems, "\n"), cmp.Diff(want, got))
+	msgs := make([]string, len(problems))
+	for i, p := range problems {
+		msgs[i] = p.msg
+	}
+	return &mismatchError{first: problems[0].at, msg: strings.Join(msgs, "\n"), diff: cmp.Diff(want, got)}
 }
 
-func matchValue(path string, want, got any, subset bool, problems *[]string) {
-	if s, ok := want.(string); ok {
+// A problem is one difference matchValue found.
+type problem struct {
+	at  Mismatch
+	msg string
+}
+
+func addProblem(problems *[]problem, path string, want, got any, format string, args ...any) {
+	*problems = append(*problems, problem{at: Mismatch{Path: path, Want: kindOf(want), Got: kindOf(got)}, msg: path + ": " + fmt.Sprintf(format, args...)})
+}
+
+// markers are the type markers: the kind each stands for and how a
+// failure message says it.
+var markers = map[string]struct{ kind, says string }{
+	markString: {"string", "a string"},
+	markNumber: {"number", "a number"},
+	markArray:  {"array", "an array"},
+	markObject: {"object", "an object"},
+	markRunID:  {"run id", "a run id cm_<uuid v4>"},
+}
+
+func matchValue(path string, want, got any, subset bool, problems *[]problem) {
+	if s, ok := want.(string); ok && s == markAny {
+		return
+	}
+	if s, ok := want.(string); ok && markers[s].kind != "" {
+		var ok bool
 		switch s {
-		case markAny:
-			return
 		case markString:
-			if _, ok := got.(string); !ok {
-				*problems = append(*problems, fmt.Sprintf("%s: want a string, got %s", path, show(got)))
-			}
-			return
+			_, ok = got.(string)
 		case markNumber:
-			if _, ok := got.(json.Number); !ok {
-				*problems = append(*problems, fmt.Sprintf("%s: want a number, got %s", path, show(got)))
-			}
-			return
+			_, ok = got.(json.Number)
 		case markArray:
-			if _, ok := got.([]any); !ok {
-				*problems = append(*problems, fmt.Sprintf("%s: want an array, got %s", path, show(got)))
-			}
-			return
+			_, ok = got.([]any)
 		case markObject:
-			if _, ok := got.(map[string]any); !ok {
-				*problems = append(*problems, fmt.Sprintf("%s: want an object, got %s", path, show(got)))
-			}
-			return
+			_, ok = got.(map[string]any)
 		case markRunID:
-			if g, ok := got.(string); !ok || !runIDRE.MatchString(g) {
-				*problems = append(*problems, fmt.Sprintf("%s: want a run id cm_<uuid v4>, got %s", path, show(got)))
-			}
-			return
+			g, isString := got.(string)
+			ok = isString && runIDRE.MatchString(g)
 		}
+		if !ok {
+			*problems = append(*problems, problem{at: Mismatch{Path: path, Want: markers[s].kind, Got: kindOf(got)},
+				msg: fmt.Sprintf("%s: want %s, got %s", path, markers[s].says, show(got))})
+		}
+		return
 	}
 	switch w := want.(type) {
 	case map[string]any:
 		g, ok := got.(map[string]any)
 		if !ok {
-			*problems = append(*problems, fmt.Sprintf("%s: want an object, got %s", path, show(got)))
+			addProblem(problems, path, w, got, "want an object, got %s", show(got))
 			return
 		}
 		keys := make([]string, 0, len(w))
@@ -97,31 +116,36 @@ func matchValue(path string, want, got any, subset bool, problems *[]string) {
 			gv, present := g[k]
 			if s, ok := w[k].(string); ok && s == markAbsent {
 				if present {
-					*problems = append(*problems, fmt.Sprintf("%s.%s: want absent, got %s", path, k, show(gv)))
+					addProblem(problems, path+"."+k, presence(kindAbsent), presence(kindPresent), "want absent, got %s", show(gv))
 				}
 				continue
 			}
 			if !present {
-				*problems = append(*problems, fmt.Sprintf("%s.%s: missing", path, k))
+				addProblem(problems, path+"."+k, presence(kindPresent), presence(kindMissing), "missing")
 				continue
 			}
 			matchValue(path+"."+k, w[k], gv, subset, problems)
 		}
 		if !subset {
+			extra := make([]string, 0)
 			for k := range g {
 				if _, ok := w[k]; !ok {
-					*problems = append(*problems, fmt.Sprintf("%s.%s: unexpected member %s", path, k, show(g[k])))
+					extra = append(extra, k)
 				}
+			}
+			sort.Strings(extra)
+			for _, k := range extra {
+				addProblem(problems, path+"."+k, presence(kindAbsent), presence(kindPresent), "unexpected member %s", show(g[k]))
 			}
 		}
 	case []any:
 		g, ok := got.([]any)
 		if !ok {
-			*problems = append(*problems, fmt.Sprintf("%s: want an array, got %s", path, show(got)))
+			addProblem(problems, path, w, got, "want an array, got %s", show(got))
 			return
 		}
 		if len(g) != len(w) {
-			*problems = append(*problems, fmt.Sprintf("%s: want %d elements, got %d", path, len(w), len(g)))
+			addProblem(problems, path+".length", json.Number(fmt.Sprint(len(w))), json.Number(fmt.Sprint(len(g))), "want %d elements, got %d", len(w), len(g))
 			return
 		}
 		for i := range w {
@@ -130,11 +154,11 @@ func matchValue(path string, want, got any, subset bool, problems *[]string) {
 	case json.Number:
 		g, ok := got.(json.Number)
 		if !ok || !sameNumber(w, g) {
-			*problems = append(*problems, fmt.Sprintf("%s: want %s, got %s", path, w, show(got)))
+			addProblem(problems, path, w, got, "want %s, got %s", w, show(got))
 		}
 	default:
 		if !cmp.Equal(want, got) {
-			*problems = append(*problems, fmt.Sprintf("%s: want %s, got %s", path, show(want), show(got)))
+			addProblem(problems, path, want, got, "want %s, got %s", show(want), show(got))
 		}
 	}
 }

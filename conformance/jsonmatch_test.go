@@ -1,6 +1,11 @@
 package conformance
 
-import "testing"
+import (
+	"errors"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
 
 func TestMatchJSON(t *testing.T) {
 	tests := []struct {
@@ -49,5 +54,54 @@ func TestMatchSequence(t *testing.T) {
 	}
 	if err := matchSequence([]any{map[string]any{"n": "c"}, map[string]any{"n": "a"}}, got); err == nil {
 		t.Error("out-of-order subsequence matched")
+	}
+}
+
+// TestMatchJSON_FirstMismatch checks the first difference a failure
+// carries: the one a failure signature is made of.
+func TestMatchJSON_FirstMismatch(t *testing.T) {
+	tests := []struct {
+		name      string
+		want, got string
+		subset    bool
+		first     Mismatch
+	}{
+		{name: "code vs code", want: `{"status":"failed","code":"timeout"}`, got: `{"status":"failed","code":"aborted"}`, subset: true,
+			first: Mismatch{Path: "$.code", Want: `"timeout"`, Got: `"aborted"`}},
+		{name: "member missing", want: `{"a":{"b":1}}`, got: `{"a":{}}`, subset: true,
+			first: Mismatch{Path: "$.a.b", Want: "present", Got: "missing"}},
+		{name: "extra member", want: `{"a":1}`, got: `{"a":1,"repair":{}}`,
+			first: Mismatch{Path: "$.repair", Want: "absent", Got: "present"}},
+		{name: "absent marker", want: `{"repair":"<absent>"}`, got: `{"repair":{}}`, subset: true,
+			first: Mismatch{Path: "$.repair", Want: "absent", Got: "present"}},
+		{name: "free text is a kind", want: `"Error: boom"`, got: `"Error: bang"`,
+			first: Mismatch{Path: "$", Want: "string", Got: "string"}},
+		{name: "length", want: `[1]`, got: `[1,2]`,
+			first: Mismatch{Path: "$.length", Want: "number", Got: "number"}},
+		{name: "marker", want: `"<run-id>"`, got: `null`,
+			first: Mismatch{Path: "$", Want: "run id", Got: "null"}},
+		{name: "path order", want: `{"b":1,"a":true}`, got: `{"b":2,"a":false}`,
+			first: Mismatch{Path: "$.a", Want: "true", Got: "false"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w, _ := decodeJSON([]byte(tt.want))
+			g, _ := decodeJSON([]byte(tt.got))
+			err := matchJSON(w, g, tt.subset)
+			first, ok := firstMismatch(err)
+			if !ok {
+				t.Fatalf("matchJSON = %v, want a mismatch", err)
+			}
+			if diff := cmp.Diff(tt.first, first); diff != "" {
+				t.Errorf("first mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+	if got, want := signature("the result fails with code \"timeout\"", mismatch("$.code", "timeout", "aborted", "x")),
+		`the result fails with code "timeout" | $.code: "timeout" vs "aborted"`; got != want {
+		t.Errorf("signature = %q, want %q", got, want)
+	}
+	if got, want := signature("a step", errors.New("the target hung")), "a step | error"; got != want {
+		t.Errorf("signature = %q, want %q", got, want)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -23,7 +24,15 @@ const (
 	StatusExpectedFail  = "expected-fail"
 	StatusStale         = "stale-baseline"
 	StatusNotApplicable = "not-applicable"
+	// StatusDrift is an expected failure that failed with another
+	// signature than its baseline entry records: the recorded reason no
+	// longer explains it, so it fails the run like an unexpected failure.
+	StatusDrift = "reason-drift"
 )
+
+// TagTiming marks a scenario whose outcome depends on timing under load:
+// the runner runs it once more when it fails, and reports that it did.
+const TagTiming = "@timing"
 
 // Options configure Run.
 type Options struct {
@@ -60,6 +69,29 @@ type Result struct {
 	Step     string   `json:"step,omitempty"`
 	Reason   string   `json:"reason,omitempty"` // baseline reason
 	Duration float64  `json:"durationSeconds"`
+	// Signature identifies the failure: the failing step and its first
+	// difference with the kinds of both sides (see Mismatch).
+	Signature string `json:"signature,omitempty"`
+	// Mismatch is the first difference of the failing step, when it
+	// compared values.
+	Mismatch *Mismatch `json:"mismatch,omitempty"`
+	// Expected is the failure signature the baseline entry records.
+	Expected string `json:"expectedSignature,omitempty"`
+	// Retried is set when a failure of a @timing scenario made the runner
+	// run it again; the result is the second run's.
+	Retried bool `json:"retried,omitempty"`
+	// Steps are the scenario's steps with their outcomes.
+	Steps []StepResult `json:"steps,omitempty"`
+}
+
+// A StepResult is the outcome of one step.
+type StepResult struct {
+	Keyword  string  `json:"keyword"`
+	Text     string  `json:"text"`
+	Line     int     `json:"line"`
+	Status   string  `json:"status"` // passed, failed, skipped, undefined, pending
+	Error    string  `json:"error,omitempty"`
+	Duration float64 `json:"durationSeconds"`
 }
 
 // A Report is the outcome of a run.
@@ -70,6 +102,12 @@ type Report struct {
 	Results []Result `json:"results"`
 	// Stale lists baseline entries that name no scenario of the run.
 	Stale []string `json:"staleEntries,omitempty"`
+	// NotClaimed maps each profile the target's baseline does not claim to
+	// its reason; the profile's scenarios were not run.
+	NotClaimed map[string]string `json:"notClaimed,omitempty"`
+	// BaselineProblems are the baseline's entries that it should not have
+	// (Baseline.Check), when the runner knew SPEC.md's Appendix A.
+	BaselineProblems []BaselineProblem `json:"baselineProblems,omitempty"`
 }
 
 // Counts tallies results by status.
@@ -84,13 +122,13 @@ func (r *Report) Counts() map[string]int {
 // OK reports whether the run has no unexpected result.
 func (r *Report) OK() bool {
 	c := r.Counts()
-	return c[StatusFailed] == 0 && c[StatusStale] == 0 && len(r.Stale) == 0
+	return c[StatusFailed] == 0 && c[StatusStale] == 0 && c[StatusDrift] == 0 && len(r.Stale) == 0
 }
 
 // Summary is the closing line of a run.
 func (r *Report) Summary() string {
 	c := r.Counts()
-	return fmt.Sprintf("conformance: %d passed, %d failed, %d expected-fail", c[StatusPassed], c[StatusFailed]+c[StatusStale]+len(r.Stale), c[StatusExpectedFail])
+	return fmt.Sprintf("conformance: %d passed, %d failed, %d expected-fail", c[StatusPassed], c[StatusFailed]+c[StatusStale]+c[StatusDrift]+len(r.Stale), c[StatusExpectedFail])
 }
 
 // Run runs the suite against opts.Make and applies the target's baseline.
@@ -119,31 +157,98 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if seed == 0 {
 		seed = rand.Int64N(1<<53) + 1
 	}
-	paths, rows, err := selectRows(index, fsys, opts.Paths)
+	rep := &Report{Target: opts.Target, Seed: seed, Tags: opts.Tags}
+	if len(base.NotClaimed) > 0 {
+		rep.NotClaimed = base.NotClaimed
+		opts.Tags = excludeProfiles(opts.Tags, base.NotClaimed)
+	}
+	rep.Results, err = runPass(opts, fsys, index, opts.Paths, seed)
 	if err != nil {
 		return nil, err
 	}
-	rep := &Report{Target: opts.Target, Seed: seed, Tags: opts.Tags}
+	if len(rep.Results) == 0 {
+		return nil, fmt.Errorf("conformance: no scenario matches paths %q and tags %q", opts.Paths, opts.Tags)
+	}
+	if err := rep.retryTiming(opts, fsys, index, seed); err != nil {
+		return nil, err
+	}
+	sortResults(rep.Results)
+	rep.apply(base, index)
+	return rep, nil
+}
+
+// excludeProfiles adds "~@profile" for every profile to each alternative
+// of the godog tag expression tags.
+func excludeProfiles(tags string, profiles map[string]string) string {
+	names := make([]string, 0, len(profiles))
+	for p := range profiles {
+		names = append(names, "~@"+p)
+	}
+	sort.Strings(names)
+	not := strings.Join(names, " && ")
+	if strings.TrimSpace(tags) == "" {
+		return not
+	}
+	alts := strings.Split(tags, ",")
+	for i, a := range alts {
+		alts[i] = strings.TrimSpace(a) + " && " + not
+	}
+	return strings.Join(alts, ", ")
+}
+
+// runPass runs the selected scenarios once and returns their results.
+func runPass(opts Options, fsys fs.FS, index *FeatureIndex, selected []string, seed int64) ([]Result, error) {
+	paths, rows, err := selectRows(index, fsys, selected)
+	if err != nil {
+		return nil, err
+	}
+	var results []Result
 	var mu sync.Mutex
 	init := func(sc *godog.ScenarioContext) {
 		w := newWorld(opts.Make)
 		var started time.Time
 		var failedStep string
+		var failedErr error
 		var skipped bool
+		var steps []StepResult
+		stepAt := map[string]int{} // pickle step id -> index in steps
+		var stepStarted time.Time
 		sc.Before(func(ctx context.Context, s *godog.Scenario) (context.Context, error) {
 			started = time.Now()
 			if rows.skips(index, s.Uri, s.Name) {
 				skipped = true // another row of a selected Scenario Outline
 				return ctx, godog.ErrSkip
 			}
+			tags := make([]string, len(s.Tags))
+			for i, t := range s.Tags {
+				tags[i] = t.Name
+			}
+			w.setTags(tags)
+			info := index.bySource[featureFile(s.Uri)+"\x00"+s.Name]
+			for i, st := range s.Steps {
+				sr := StepResult{Text: st.Text, Status: "skipped"}
+				if i < len(info.Steps) && info.Steps[i].Text == st.Text {
+					sr.Keyword, sr.Line = info.Steps[i].Keyword, info.Steps[i].Line
+				}
+				stepAt[st.Id] = len(steps)
+				steps = append(steps, sr)
+			}
 			return ctx, nil
 		})
 		sc.StepContext().Before(func(ctx context.Context, st *godog.Step) (context.Context, error) {
+			stepStarted = time.Now()
 			return ctx, w.pending(st.Text)
 		})
 		sc.StepContext().After(func(ctx context.Context, st *godog.Step, status godog.StepResultStatus, err error) (context.Context, error) {
+			if i, ok := stepAt[st.Id]; ok {
+				steps[i].Status = status.String()
+				steps[i].Duration = time.Since(stepStarted).Seconds()
+				if err != nil {
+					steps[i].Error = err.Error()
+				}
+			}
 			if err != nil && failedStep == "" {
-				failedStep = st.Text
+				failedStep, failedErr = st.Text, err
 			}
 			if err != nil && errors.Is(err, ErrNotApplicable) {
 				// Never counted as passed: the scenario is reported as not
@@ -160,7 +265,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 			if skipped {
 				return ctx, nil
 			}
-			res := Result{Name: s.Name, Status: StatusPassed, Duration: time.Since(started).Seconds()}
+			res := Result{Name: s.Name, Status: StatusPassed, Duration: time.Since(started).Seconds(), Steps: steps}
 			if info, ok := index.bySource[featureFile(s.Uri)+"\x00"+s.Name]; ok {
 				res.Feature, res.Line, res.Tags = info.Feature, info.Line, info.Tags
 			} else {
@@ -173,16 +278,23 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 			case w.na != nil:
 				res.Status, res.Error = StatusNotApplicable, w.na.Error()
 			case err != nil:
-				res.Status, res.Error, res.Step = StatusFailed, err.Error(), failedStep
+				if failedErr == nil {
+					failedErr = err
+				}
+				// The step's own error: godog joins a step's error with
+				// what its after-step hook returned.
+				res.Status, res.Error, res.Step = StatusFailed, failedErr.Error(), failedStep
+				res.Signature = signature(res.Step, failedErr)
+				if m, ok := firstMismatch(failedErr); ok {
+					res.Mismatch = &m
+				}
 			}
 			mu.Lock()
-			rep.Results = append(rep.Results, res)
-			mu.Unlock()
+			results = append(results, res)
 			if opts.Progress != nil {
-				mu.Lock()
 				fmt.Fprintf(opts.Progress, "%-14s %s:%d %s\n", res.Status, res.Feature, res.Line, res.Name)
-				mu.Unlock()
 			}
+			mu.Unlock()
 			return ctx, nil
 		})
 		w.register(sc)
@@ -206,18 +318,49 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		},
 	}
 	suite.Run() // The status is recomputed from the results and the baseline.
-	if len(rep.Results) == 0 {
-		return nil, fmt.Errorf("conformance: no scenario matches paths %q and tags %q", opts.Paths, opts.Tags)
+	return results, nil
+}
+
+// retryTiming runs every failed @timing scenario once more, alone, and
+// keeps the second outcome, marked Retried.
+func (r *Report) retryTiming(opts Options, fsys fs.FS, index *FeatureIndex, seed int64) error {
+	var again []string
+	at := map[string]int{}
+	for i, res := range r.Results {
+		if res.Status == StatusFailed && slices.Contains(res.Tags, TagTiming) {
+			key := fmt.Sprintf("%s:%d", res.Feature, res.Line)
+			again = append(again, key)
+			at[key] = i
+		}
 	}
-	sort.Slice(rep.Results, func(i, j int) bool {
-		a, b := rep.Results[i], rep.Results[j]
+	if len(again) == 0 {
+		return nil
+	}
+	opts.Concurrency = 1
+	if opts.Progress != nil {
+		fmt.Fprintf(opts.Progress, "retrying %d timing-sensitive scenario(s) once\n", len(again))
+	}
+	second, err := runPass(opts, fsys, index, again, seed)
+	if err != nil {
+		return err
+	}
+	for _, res := range second {
+		if i, ok := at[fmt.Sprintf("%s:%d", res.Feature, res.Line)]; ok {
+			res.Retried = true
+			r.Results[i] = res
+		}
+	}
+	return nil
+}
+
+func sortResults(results []Result) {
+	sort.Slice(results, func(i, j int) bool {
+		a, b := results[i], results[j]
 		if a.Feature != b.Feature {
 			return a.Feature < b.Feature
 		}
 		return a.Line < b.Line
 	})
-	rep.apply(base, index)
-	return rep, nil
 }
 
 // apply classifies failures against the baseline: a baselined failure is
@@ -232,8 +375,14 @@ func (r *Report) apply(b *Baseline, index *FeatureIndex) {
 		}
 		seen[res.Name] = true
 		res.Reason = reason
+		res.Expected = b.Signatures[res.Name]
 		switch res.Status {
-		case StatusFailed, StatusNotApplicable:
+		case StatusFailed:
+			res.Status = StatusExpectedFail
+			if res.Expected != "" && res.Signature != res.Expected {
+				res.Status = StatusDrift
+			}
+		case StatusNotApplicable:
 			res.Status = StatusExpectedFail
 		case StatusPassed:
 			res.Status = StatusStale
@@ -252,9 +401,12 @@ func (r *Report) apply(b *Baseline, index *FeatureIndex) {
 func (r *Report) Failures() string {
 	var sb strings.Builder
 	for _, res := range r.Results {
-		if res.Status == StatusFailed || res.Status == StatusStale {
+		if res.Status == StatusFailed || res.Status == StatusStale || res.Status == StatusDrift {
 			fmt.Fprintf(&sb, "%s:%d %s [%s]\n  step: %s\n  %s\n", res.Feature, res.Line, res.Name, res.Status, res.Step,
 				strings.ReplaceAll(res.Error, "\n", "\n  "))
+			if res.Status == StatusDrift {
+				fmt.Fprintf(&sb, "  signature: %s\n  recorded:  %s (%s)\n", res.Signature, res.Expected, res.Reason)
+			}
 		}
 	}
 	for _, s := range r.Stale {

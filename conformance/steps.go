@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -13,6 +15,7 @@ import (
 	"github.com/codemodekit/kit/fakes/faketools"
 	"github.com/codemodekit/kit/fixtures"
 	"github.com/cucumber/godog"
+	"github.com/google/go-cmp/cmp"
 )
 
 // register binds every step of STEPS.md to w.
@@ -118,6 +121,8 @@ func (w *world) register(sc *godog.ScenarioContext) {
 	sc.Step(`^the result run id is the previous one$`, w.resultSameRunID)
 	sc.Step(`^the result includes:$`, w.resultIncludes)
 	sc.Step(`^the result text is the pretty JSON of the result$`, w.resultTextIsPretty)
+	sc.Step(`^the result has exactly the members of its status$`, w.resultExactMembers)
+	sc.Step(`^the wait is refused with "(.*)"$`, w.waitRefused)
 	sc.Step(`^the turn fails with "([^"]*)"$`, w.turnFails)
 	sc.Step(`^the telemetry includes:$`, func(d *godog.DocString) error { return w.resultMember("telemetry", d.Content, true) })
 	sc.Step(`^the tool call is refused with "([^"]*)"$`, w.callRefused)
@@ -575,6 +580,12 @@ func (w *world) visible() ([]ToolDefinition, error) {
 	return ts.turn.Tools(), nil
 }
 
+// visibleToolsAre compares the model-visible tools with a list. The exact
+// set is CM-4.1's requirement and the order CM-4.2's, so a scenario that
+// names neither clause reads the tools through a view: every listed tool
+// is visible, and no other tool is, except tools the scenario never
+// defined (the target's own direct-only tools); exec and wait always
+// count.
 func (w *world) visibleToolsAre(list string) error {
 	defs, err := w.visible()
 	if err != nil {
@@ -585,10 +596,48 @@ func (w *world) visibleToolsAre(list string) error {
 		got[i] = d.Name
 	}
 	want := splitList(list)
-	if strings.Join(got, ", ") != strings.Join(want, ", ") {
-		return fmt.Errorf("model-visible tools = %q, want %q", got, want)
+	exact, ordered := w.asserts("CM-4.1"), w.asserts("CM-4.2")
+	fail := func(path string, wantKind, gotKind presence, format string, args ...any) error {
+		return &mismatchError{first: Mismatch{Path: path, Want: string(wantKind), Got: string(gotKind)},
+			msg:  fmt.Sprintf(format, args...) + fmt.Sprintf("\nmodel-visible tools = %q, want %q", got, want),
+			diff: cmp.Diff(want, got)}
+	}
+	for _, n := range want {
+		if !slices.Contains(got, n) {
+			return fail("tools."+n, kindPresent, kindMissing, "the model-visible tools do not include %q", n)
+		}
+	}
+	var kept []string
+	for _, n := range got {
+		if slices.Contains(want, n) {
+			kept = append(kept, n)
+			continue
+		}
+		if exact || n == "exec" || n == "wait" || w.definedTool(n) {
+			return fail("tools."+n, kindAbsent, kindPresent, "the model-visible tools include %q", n)
+		}
+	}
+	if ordered && strings.Join(kept, ", ") != strings.Join(want, ", ") {
+		return fail("tools", "order", "other order", "the model-visible tools are not in the order %q", want)
 	}
 	return nil
+}
+
+// definedTool reports whether the scenario defined a tool of that
+// model-visible name: a core, plugin or client tool, or a tool of one of
+// its MCP servers (<server>__<tool>).
+func (w *world) definedTool(name string) bool {
+	for _, t := range w.setup.Tools {
+		if t.Name == name {
+			return true
+		}
+	}
+	for _, s := range w.setup.MCPServers {
+		if strings.HasPrefix(name, s.Name+"__") {
+			return true
+		}
+	}
+	return false
 }
 
 func (w *world) visibleHas(name string, want bool) error {
@@ -693,9 +742,72 @@ func (w *world) resultStatus(status string) error {
 		return err
 	}
 	if m["status"] != status {
-		return fmt.Errorf("result status = %v, want %q; result: %s", m["status"], status, show(m))
+		return mismatch("$.status", status, m["status"], "result status = %v, want %q; result: %s", m["status"], status, show(m))
 	}
 	return nil
+}
+
+// resultExactMembers checks CM-7.2 to CM-7.4 and CM-7.9: the payload has
+// exactly the members of its status, nothing added.
+func (w *world) resultExactMembers() error {
+	m, err := w.result()
+	if err != nil {
+		return err
+	}
+	status, _ := m["status"].(string)
+	want, ok := payloadMembers[status]
+	if !ok {
+		return mismatch("$.status", "completed", m["status"], "result status %v is not completed, waiting or failed", m["status"])
+	}
+	for _, k := range want {
+		if _, ok := m[k]; !ok {
+			return mismatch("$."+k, presence(kindPresent), presence(kindMissing), "a %s payload has no %q member; result: %s", status, k, show(m))
+		}
+	}
+	var extra []string
+	for k := range m {
+		if !slices.Contains(want, k) {
+			extra = append(extra, k)
+		}
+	}
+	if len(extra) > 0 {
+		sort.Strings(extra)
+		return mismatch("$."+extra[0], presence(kindAbsent), presence(kindPresent), "a %s payload has members %q beyond %q; result: %s", status, extra, want, show(m))
+	}
+	return nil
+}
+
+// waitRefused checks that the latest wait was refused with msg. The form
+// of a refusal (a failed payload with invalid_input in the input phase,
+// not a rejected tool call) is CM-8.18's and CM-8.20's requirement: a
+// scenario that names neither checks only that the refusal reached the
+// model with that message and resumed nothing.
+func (w *world) waitRefused(msg string) error {
+	if w.last == nil || w.last.name != "wait" {
+		return errors.New("the model has not called wait yet")
+	}
+	m, _ := w.last.payload.(map[string]any)
+	if w.asserts("CM-8.18", "CM-8.20") {
+		if m == nil {
+			return mismatch("$", presence("failed payload"), presence("no payload"), "the refused wait has no payload: %q", w.last.outcome.Text)
+		}
+		want := map[string]any{"status": "failed", "code": "invalid_input", "failurePhase": "input", "error": msg,
+			"bridgeDispatchStarted": false, "output": []any{}, "replaySafe": false}
+		if err := matchJSON(want, any(m), true); err != nil {
+			return fmt.Errorf("the refusal is not a failed invalid_input payload (CM-8.20): %w", err)
+		}
+		return nil
+	}
+	errText, _ := m["error"].(string)
+	switch {
+	case m != nil && m["status"] != "failed":
+		return mismatch("$.status", "failed", m["status"], "the wait was not refused: result %s", show(m))
+	case errText == msg, strings.Contains(errText, strconv.Quote(msg)):
+		return nil
+	case w.last.outcome.IsError && strings.Contains(w.last.outcome.Text, msg):
+		return nil
+	}
+	return mismatch("$.error", presence("refusal message"), presence("other text"), "the wait was refused, but not with %q: error %q, tool message %q", msg, errText, w.last.outcome.Text)
 }
 
 func (w *world) resultMember(member, wantJSON string, subset bool) error {
@@ -722,8 +834,11 @@ func (w *world) resultCode(code string) error {
 	if err != nil {
 		return err
 	}
-	if m["status"] != "failed" || m["code"] != code {
-		return fmt.Errorf("result = status %v code %v, want failed with code %q; result: %s", m["status"], m["code"], code, show(m))
+	if m["status"] != "failed" {
+		return mismatch("$.status", "failed", m["status"], "result = status %v code %v, want failed with code %q; result: %s", m["status"], m["code"], code, show(m))
+	}
+	if m["code"] != code {
+		return mismatch("$.code", code, m["code"], "result = status %v code %v, want failed with code %q; result: %s", m["status"], m["code"], code, show(m))
 	}
 	return nil
 }
@@ -744,7 +859,8 @@ func (w *world) resultError(mode, text string) error {
 		ok = strings.Contains(got, text)
 	}
 	if !ok {
-		return fmt.Errorf("result error %s check failed:\n got: %q\nwant: %q", mode, got, text)
+		return &mismatchError{first: Mismatch{Path: "$.error", Want: mode + " text", Got: "other text"},
+			msg: fmt.Sprintf("result error %s check failed:\n got: %q\nwant: %q", mode, got, text), diff: cmp.Diff(text, got)}
 	}
 	return nil
 }
@@ -754,8 +870,11 @@ func (w *world) resultWaiting(reason string) error {
 	if err != nil {
 		return err
 	}
-	if m["status"] != "waiting" || m["reason"] != reason {
-		return fmt.Errorf("result = status %v reason %v, want waiting with reason %q; result: %s", m["status"], m["reason"], reason, show(m))
+	if m["status"] != "waiting" {
+		return mismatch("$.status", "waiting", m["status"], "result = status %v reason %v, want waiting with reason %q; result: %s", m["status"], m["reason"], reason, show(m))
+	}
+	if m["reason"] != reason {
+		return mismatch("$.reason", reason, m["reason"], "result = status %v reason %v, want waiting with reason %q; result: %s", m["status"], m["reason"], reason, show(m))
 	}
 	return nil
 }

@@ -114,68 +114,72 @@ func (w *world) hostileEnds(h *hostileRun) error {
 	if err != nil {
 		return err
 	}
-	var problems []string
-	bad := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+	var problems []problem
+	bad := func(path string, want, got any, format string, args ...any) {
+		problems = append(problems, problem{at: Mismatch{Path: path, Want: kindOf(want), Got: kindOf(got)}, msg: fmt.Sprintf(format, args...)})
+	}
 	status, _ := m["status"].(string)
 	if want, ok := payloadMembers[status]; !ok {
-		bad("status %q is not completed, waiting or failed", status)
-	} else {
+		bad("$.status", e.Status, m["status"], "status %q is not completed, waiting or failed", status)
+	} else if w.asserts("CM-7.2", "CM-7.3", "CM-7.4", "CM-7.9") {
+		// The exact member set is the payload clauses' requirement: other
+		// scenarios read the members they name and ignore the rest.
 		got := make([]string, 0, len(m))
 		for k := range m {
 			got = append(got, k)
 		}
 		sort.Strings(got)
 		if strings.Join(got, ",") != strings.Join(want, ",") {
-			bad("a %s payload has members %q, want exactly %q (CM-7.2 to CM-7.4)", status, got, want)
+			bad("$", presence("members of "+status), presence("other members"), "a %s payload has members %q, want exactly %q (CM-7.2 to CM-7.4)", status, got, want)
 		}
 	}
 	if status == "failed" {
 		code, _ := m["code"].(string)
 		phase, _ := m["failurePhase"].(string)
 		if !errorCodes[code] {
-			bad("code %q is none of the six codes of CM-19.1", code)
+			bad("$.code", e.Code, m["code"], "code %q is none of the six codes of CM-19.1", code)
 		}
 		if !failurePhases[phase] {
-			bad("failurePhase %q is not input, guest, host or bridge", phase)
+			bad("$.failurePhase", e.Phase, m["failurePhase"], "failurePhase %q is not input, guest, host or bridge", phase)
 		}
 		if m["bridgeDispatchStarted"] == true && phase != "bridge" {
-			bad("failurePhase %q with bridgeDispatchStarted true, want \"bridge\" (CM-7.6)", phase)
+			bad("$.failurePhase", "bridge", m["failurePhase"], "failurePhase %q with bridgeDispatchStarted true, want \"bridge\" (CM-7.6)", phase)
 		}
 	}
 	if status == "waiting" {
-		bad("the run is still waiting after %d wait calls (the header declares waits=%d)", h.waits, e.Waits)
+		bad("$.status", e.Status, status, "the run is still waiting after %d wait calls (the header declares waits=%d)", h.waits, e.Waits)
 	} else if h.waits != e.Waits {
-		bad("the run ended after %d wait calls, the header declares waits=%d", h.waits, e.Waits)
+		bad("waits", json.Number(fmt.Sprint(e.Waits)), json.Number(fmt.Sprint(h.waits)), "the run ended after %d wait calls, the header declares waits=%d", h.waits, e.Waits)
 	}
 	if status != e.Status {
-		bad("status %q, want %q", status, e.Status)
+		bad("$.status", e.Status, status, "status %q, want %q", status, e.Status)
 	}
 	if e.Code != "" && m["code"] != e.Code {
-		bad("code %v, want %q", m["code"], e.Code)
+		bad("$.code", e.Code, m["code"], "code %v, want %q", m["code"], e.Code)
 	}
 	if e.Phase != "" && m["failurePhase"] != e.Phase {
-		bad("failurePhase %v, want %q", m["failurePhase"], e.Phase)
+		bad("$.failurePhase", e.Phase, m["failurePhase"], "failurePhase %v, want %q", m["failurePhase"], e.Phase)
 	}
 	if e.Rejected {
 		if m["bridgeDispatchStarted"] != false {
-			bad("a rejected program has bridgeDispatchStarted %v, want false (CM-5.8, CM-5.12)", m["bridgeDispatchStarted"])
+			bad("$.bridgeDispatchStarted", false, m["bridgeDispatchStarted"], "a rejected program has bridgeDispatchStarted %v, want false (CM-5.8, CM-5.12)", m["bridgeDispatchStarted"])
 		}
 		if out, _ := m["output"].([]any); len(out) != 0 {
-			bad("a rejected program has output %s, want [] (CM-5.8, CM-5.12)", show(m["output"]))
+			bad("$.output.length", json.Number("0"), json.Number(fmt.Sprint(len(out))), "a rejected program has output %s, want [] (CM-5.8, CM-5.12)", show(m["output"]))
 		}
 	}
 	errText, _ := m["error"].(string)
 	if e.Error != nil && errText != *e.Error {
-		bad("error %q, want %q", errText, *e.Error)
+		bad("$.error", presence("text"), presence("other text"), "error %q, want %q", errText, *e.Error)
 	}
 	if len(e.ErrorPrefix) > 0 && !slices.ContainsFunc(e.ErrorPrefix, func(p string) bool { return strings.HasPrefix(errText, p) }) {
-		bad("error %q, want it to start with one of %q", errText, e.ErrorPrefix)
+		bad("$.error", presence("prefix"), presence("other text"), "error %q, want it to start with one of %q", errText, e.ErrorPrefix)
 	}
 	if hostFrameRE.MatchString(errText) {
-		bad("error %q shows host frames or paths (CM-10.35)", errText)
+		bad("$.error", presence("no host frames"), presence("host frames"), "error %q shows host frames or paths (CM-10.35)", errText)
 	}
 	if e.ErrorContains != nil && !strings.Contains(errText, *e.ErrorContains) {
-		bad("error %q, want it to contain %q", errText, *e.ErrorContains)
+		bad("$.error", presence("text"), presence("other text"), "error %q, want it to contain %q", errText, *e.ErrorContains)
 	}
 	for _, c := range []struct {
 		member string
@@ -190,15 +194,22 @@ func (w *world) hostileEnds(h *hostileRun) error {
 		}
 		got, ok := m[c.member]
 		if !ok {
-			bad("the payload has no %s, want %s", c.member, c.want)
+			bad("$."+c.member, presence(kindPresent), presence(kindMissing), "the payload has no %s, want %s", c.member, c.want)
 			continue
 		}
 		if err := matchJSON(want, got, false); err != nil {
-			bad("%s mismatch: %v", c.member, err)
+			at, _ := firstMismatch(err)
+			at.Path = "$." + c.member + strings.TrimPrefix(at.Path, "$")
+			problems = append(problems, problem{at: at, msg: fmt.Sprintf("%s mismatch: %v", c.member, err)})
 		}
 	}
 	if len(problems) > 0 {
-		return fmt.Errorf("%s does not end as its header declares:\n- %s\nresult: %s", h.prog.File, strings.Join(problems, "\n- "), show(m))
+		msgs := make([]string, len(problems))
+		for i, p := range problems {
+			msgs[i] = p.msg
+		}
+		return &mismatchError{first: problems[0].at,
+			msg: fmt.Sprintf("%s does not end as its header declares:\n- %s\nresult: %s", h.prog.File, strings.Join(msgs, "\n- "), show(m))}
 	}
 	return nil
 }

@@ -204,11 +204,19 @@ func TestReport_Apply(t *testing.T) {
 		{Name: "passes listed", Status: StatusPassed},
 		{Name: "fails unlisted", Status: StatusFailed},
 		{Name: "passes unlisted", Status: StatusPassed},
+		{Name: "fails as recorded", Status: StatusFailed, Signature: "step | $.code: \"timeout\" vs \"aborted\""},
+		{Name: "fails otherwise", Status: StatusFailed, Signature: "step | $.status: \"failed\" vs \"completed\""},
 	}}
-	ix := &FeatureIndex{byName: map[string]int{"fails listed": 1, "passes listed": 1, "fails unlisted": 1, "passes unlisted": 1}}
-	rep.apply(&Baseline{Entries: map[string]string{"fails listed": "r", "passes listed": "r", "gone": "r"}}, ix)
+	ix := &FeatureIndex{byName: map[string]int{"fails listed": 1, "passes listed": 1, "fails unlisted": 1, "passes unlisted": 1,
+		"fails as recorded": 1, "fails otherwise": 1}}
+	sig := "step | $.code: \"timeout\" vs \"aborted\""
+	rep.apply(&Baseline{
+		Entries:    map[string]string{"fails listed": "r", "passes listed": "r", "gone": "r", "fails as recorded": "r", "fails otherwise": "r"},
+		Signatures: map[string]string{"fails as recorded": sig, "fails otherwise": sig},
+	}, ix)
 	want := map[string]string{"fails listed": StatusExpectedFail, "passes listed": StatusStale,
-		"fails unlisted": StatusFailed, "passes unlisted": StatusPassed}
+		"fails unlisted": StatusFailed, "passes unlisted": StatusPassed,
+		"fails as recorded": StatusExpectedFail, "fails otherwise": StatusDrift}
 	for _, r := range rep.Results {
 		if r.Status != want[r.Name] {
 			t.Errorf("%q status = %s, want %s", r.Name, r.Status, want[r.Name])
@@ -220,7 +228,7 @@ func TestReport_Apply(t *testing.T) {
 	if rep.OK() {
 		t.Error("report with failures and stale entries is OK")
 	}
-	if got, want := rep.Summary(), "conformance: 1 passed, 3 failed, 1 expected-fail"; got != want {
+	if got, want := rep.Summary(), "conformance: 1 passed, 4 failed, 2 expected-fail"; got != want {
 		t.Errorf("Summary() = %q, want %q", got, want)
 	}
 }
@@ -305,5 +313,51 @@ func TestRun_RowSelection(t *testing.T) {
 				t.Errorf("scenarios run (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestRun_StepsAndTimingRetry: a result lists the scenario's steps with
+// their outcomes, and a failed @timing scenario runs once more, alone.
+func TestRun_StepsAndTimingRetry(t *testing.T) {
+	fsys := fstest.MapFS{"a.feature": {Data: []byte(`Feature: a
+
+  @core @CM-1.1 @timing
+  Scenario: flaky
+    Then the result status is "completed"
+    And the result status is "failed"
+
+  @core @CM-1.1
+  Scenario: steady
+    Then the result status is "completed"
+`)}}
+	never := func() (Target, error) { return nil, errors.New("no scenario should start") }
+	rep, err := Run(context.Background(), Options{Target: "x", Make: never, FS: fsys, Baseline: &Baseline{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type summary struct {
+		Name, Status, Signature string
+		Retried                 bool
+		Steps                   []StepResult
+	}
+	var got []summary
+	for _, r := range rep.Results {
+		for i := range r.Steps {
+			r.Steps[i].Duration = 0
+		}
+		got = append(got, summary{r.Name, r.Status, r.Signature, r.Retried, r.Steps})
+	}
+	noExec := "the model has not called exec or wait yet"
+	want := []summary{
+		{Name: "flaky", Status: StatusFailed, Signature: `the result status is "completed" | error`, Retried: true, Steps: []StepResult{
+			{Keyword: "Then ", Text: `the result status is "completed"`, Line: 5, Status: "failed", Error: noExec},
+			{Keyword: "And ", Text: `the result status is "failed"`, Line: 6, Status: "skipped"},
+		}},
+		{Name: "steady", Status: StatusFailed, Signature: `the result status is "completed" | error`, Steps: []StepResult{
+			{Keyword: "Then ", Text: `the result status is "completed"`, Line: 10, Status: "failed", Error: noExec},
+		}},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("results (-want +got):\n%s", diff)
 	}
 }

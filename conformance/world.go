@@ -41,6 +41,8 @@ type world struct {
 	turnErr error
 	// checkedRegistrations counts registration errors a step has checked.
 	checkedRegistrations int
+	// tags are the scenario's tags ("@CM-4.1", "@core").
+	tags map[string]bool
 }
 
 type turnState struct {
@@ -59,6 +61,28 @@ type callRecord struct {
 
 func newWorld(mk MakeTarget) *world {
 	return &world{mk: mk, config: map[string]any{}, setup: Setup{Host: faketools.NewHost()}}
+}
+
+func (w *world) setTags(tags []string) {
+	w.tags = make(map[string]bool, len(tags))
+	for _, t := range tags {
+		w.tags[t] = true
+	}
+}
+
+// asserts reports whether the scenario is tagged with one of the clauses.
+// A scenario asserts the requirements its clause tags name, and nothing
+// else (CM-1.18): a step that observes more than its scenario's clauses
+// concern checks the extra requirement only when one of these clauses
+// names it, and otherwise reads the observation through a view that
+// leaves it out.
+func (w *world) asserts(clauses ...string) bool {
+	for _, c := range clauses {
+		if w.tags["@"+c] {
+			return true
+		}
+	}
+	return false
 }
 
 func (w *world) ctx() (context.Context, context.CancelFunc) {

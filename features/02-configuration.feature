@@ -111,7 +111,7 @@ Feature: Configuration
       {"city": "Oslo", "temp": 21, "sky": "clear"}
       """
 
-  @core @CM-2.7
+  @core @CM-2.7 @timing
   Scenario: Configuration: timeoutMs below the range is clamped up so a short cell still completes
     Given code mode is configured as:
       """json
@@ -241,8 +241,7 @@ Feature: Configuration
     Then the result is waiting with reason "yield"
     When 1200 ms pass
     And the model calls wait
-    Then the result fails with code "invalid_input"
-    And the result error is "code mode run is unavailable or expired."
+    Then the wait is refused with "code mode run is unavailable or expired."
 
   @snapshots @CM-2.7 @CM-8.35
   Scenario: Configuration: maxSnapshotBytes 1 is clamped to 1024 bytes and refuses any snapshot

@@ -41,6 +41,7 @@ Feature: Results and output
         "repair": "<absent>"
       }
       """
+    And the result has exactly the members of its status
 
   @core @CM-7.1 @CM-7.4 @CM-7.6 @CM-7.15 @CM-10.35 @CM-10.36
   Scenario: a failed payload has exactly the failed members and keeps earlier output
@@ -76,6 +77,7 @@ Feature: Results and output
         "repair": "<absent>"
       }
       """
+    And the result has exactly the members of its status
     And the result error starts with "Error: boom"
 
   @snapshots @CM-7.1 @CM-7.3 @CM-8.1 @CM-8.10
@@ -112,6 +114,7 @@ Feature: Results and output
         "repair": "<absent>"
       }
       """
+    And the result has exactly the members of its status
 
   @core @CM-7.6 @CM-7.7 @CM-19.4
   Scenario: a guest failure after a nested call has the bridge failure phase
@@ -390,8 +393,7 @@ Feature: Results and output
       []
       """
     When the model calls wait
-    Then the result fails with code "invalid_input"
-    And the result error is "code mode run is unavailable or expired."
+    Then the wait is refused with "code mode run is unavailable or expired."
 
   @snapshots @CM-7.20 @CM-7.13 @checklist-20
   Scenario: a resumed run completes when cumulative output and value are exactly at the limit

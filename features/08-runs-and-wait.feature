@@ -48,7 +48,7 @@ Feature: Runs, snapshots and wait
       ["read", "weather"]
       """
 
-  @core @CM-8.13 @CM-8.16 @CM-7.6 @CM-19.4
+  @core @CM-8.13 @CM-8.16 @CM-7.6 @CM-19.4 @timing
   Scenario: the exec deadline is shared by the first leg and the inline resume leg
     Given code mode is configured as:
       """json
@@ -240,7 +240,7 @@ Feature: Runs, snapshots and wait
       """
     And the tool "weather" was called 3 times
 
-  @snapshots @CM-8.22 @CM-8.23 @checklist-21
+  @snapshots @CM-8.22 @CM-8.23 @checklist-21 @timing
   Scenario: wait returns waiting with the same run id while no pending call has settled
     Given code mode is configured as:
       """json
@@ -431,8 +431,7 @@ Feature: Runs, snapshots and wait
     When the turn ends
     And a turn starts
     And the model calls wait
-    Then the result fails with code "invalid_input"
-    And the result error is "code mode run belongs to a different agent run."
+    Then the wait is refused with "code mode run belongs to a different agent run."
     And the result failure phase is "input"
 
   @snapshots @CM-8.19
@@ -446,8 +445,7 @@ Feature: Runs, snapshots and wait
     Then the result is waiting with reason "yield"
     When a turn starts in session "other"
     And the model calls wait
-    Then the result fails with code "invalid_input"
-    And the result error is "code mode run belongs to a different agent run."
+    Then the wait is refused with "code mode run belongs to a different agent run."
 
   @snapshots @CM-8.19 @CM-8.20 @checklist-22
   Scenario: wait refuses a run of another session within the same agent run
@@ -460,8 +458,7 @@ Feature: Runs, snapshots and wait
     Then the result is waiting with reason "yield"
     When a turn starts in session "other" within the same agent run
     And the model calls wait
-    Then the result fails with code "invalid_input"
-    And the result error is "code mode run belongs to a different session."
+    Then the wait is refused with "code mode run belongs to a different session."
     And the result failure phase is "input"
     And the result includes:
       """json
@@ -517,8 +514,7 @@ Feature: Runs, snapshots and wait
     And the model calls wait
     Then the result value is "once"
     When the model calls wait
-    Then the result fails with code "invalid_input"
-    And the result error is "code mode run is unavailable or expired."
+    Then the wait is refused with "code mode run is unavailable or expired."
 
   @snapshots @CM-8.27 @CM-8.28 @CM-7.7 @CM-7.6
   Scenario: a resumed run that throws fails with the bridge phase and is removed
@@ -538,8 +534,7 @@ Feature: Runs, snapshots and wait
       {"bridgeDispatchStarted": true}
       """
     When the model calls wait
-    Then the result fails with code "invalid_input"
-    And the result error is "code mode run is unavailable or expired."
+    Then the wait is refused with "code mode run is unavailable or expired."
 
   @snapshots @CM-8.29 @CM-8.30 @CM-22.13 @checklist-22 @e2e-15
   Scenario: a suspended run expires after snapshotTtlSeconds and its host work is cancelled
@@ -557,8 +552,7 @@ Feature: Runs, snapshots and wait
     Then the result is waiting with reason "pending_tools"
     When 1200 ms pass
     And the model calls wait
-    Then the result fails with code "invalid_input"
-    And the result error is "code mode run is unavailable or expired."
+    Then the wait is refused with "code mode run is unavailable or expired."
     And the result failure phase is "input"
     When the tool "weather" is released
     And 100 ms pass
@@ -606,8 +600,7 @@ Feature: Runs, snapshots and wait
     # next run of the session.
     And a turn starts
     And the model calls wait
-    Then the result fails with code "invalid_input"
-    And the result error is "code mode run is unavailable or expired."
+    Then the wait is refused with "code mode run is unavailable or expired."
     When the tool "weather" is released
     And 100 ms pass
     Then the tool "weather" was not called

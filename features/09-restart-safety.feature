@@ -261,5 +261,4 @@ Feature: Restart safety
     When the gateway restarts
     And a turn starts
     And the model calls wait
-    Then the result fails with code "invalid_input"
-    And the result error is "code mode run is unavailable or expired."
+    Then the wait is refused with "code mode run is unavailable or expired."

@@ -84,7 +84,7 @@ Feature: Real MCP transports and their failure modes
       {"listed": true, "outsideIsError": true}
       """
 
-  @real-mcp @CM-14.1 @CM-14.2
+  @real-mcp @CM-14.1 @CM-14.2 @timing
   Scenario Outline: A <transport> server that cannot be reached contributes nothing and the run still works
     Given the catalog "basic"
     And the real MCP server "everything"

@@ -221,10 +221,9 @@ Feature: QuickJS-WASI runtime engine
     When the model calls wait
     Then the result value is "once"
     When the model calls wait
-    Then the result fails with code "invalid_input"
-    And the result error is "code mode run is unavailable or expired."
+    Then the wait is refused with "code mode run is unavailable or expired."
 
-  @snapshots @CM-17.11 @checklist-18
+  @snapshots @CM-17.11 @checklist-18 @timing
   Scenario: Busy guest code in one exec does not block a concurrent exec
     Given code mode is configured as:
       """json

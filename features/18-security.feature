@@ -537,8 +537,7 @@ Feature: Limits and the sandbox security boundary
     Then the result is waiting with reason "yield"
     When a turn starts in session "beta" within the same agent run
     And the model calls wait
-    Then the result fails with code "invalid_input"
-    And the result error is "code mode run belongs to a different session."
+    Then the wait is refused with "code mode run belongs to a different session."
     And the result failure phase is "input"
     When a turn starts in session "alpha" within the same agent run
     And the model calls wait

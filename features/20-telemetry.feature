@@ -199,8 +199,7 @@ Feature: Telemetry
       """
     When a turn starts
     And the model calls wait
-    Then the result fails with code "invalid_input"
-    And the result error is "code mode run belongs to a different agent run."
+    Then the wait is refused with "code mode run belongs to a different agent run."
     And the telemetry includes:
       """json
       {"catalogSize": 4, "searchCount": 0, "describeCount": 0, "callCount": 0, "visibleTools": ["exec", "wait"]}

@@ -268,8 +268,7 @@ Feature: Gateway, transcripts and the end-to-end plan
     Then the result is waiting with reason "yield"
     When 1200 ms pass
     And the model calls wait
-    Then the result fails with code "invalid_input"
-    And the result error is "code mode run is unavailable or expired."
+    Then the wait is refused with "code mode run is unavailable or expired."
 
   @e2e @CM-22.13 @CM-8.37 @e2e-15 @checklist-22
   Scenario: E2E step 15: an aborted turn leaves no suspended run behind
@@ -284,8 +283,7 @@ Feature: Gateway, transcripts and the end-to-end plan
     When the turn is aborted
     And a turn starts
     And the model calls wait
-    Then the result fails with code "invalid_input"
-    And the result error is "code mode run is unavailable or expired."
+    Then the wait is refused with "code mode run is unavailable or expired."
 
   @e2e @CM-22.13 @CM-18.2 @e2e-15
   Scenario: E2E step 15: a run that times out after resuming is removed from the run store
@@ -304,8 +302,7 @@ Feature: Gateway, transcripts and the end-to-end plan
     When the model calls wait
     Then the result fails with code "timeout"
     When the model calls wait
-    Then the result fails with code "invalid_input"
-    And the result error is "code mode run is unavailable or expired."
+    Then the wait is refused with "code mode run is unavailable or expired."
 
   @e2e @CM-22.4 @CM-22.12 @e2e-16 @checklist-24
   Scenario: E2E step 16: the trajectory export lists nested calls under their exec call
@@ -372,8 +369,7 @@ Feature: Gateway, transcripts and the end-to-end plan
     When the gateway restarts
     And a turn starts
     And the model calls wait
-    Then the result fails with code "invalid_input"
-    And the result error is "code mode run is unavailable or expired."
+    Then the wait is refused with "code mode run is unavailable or expired."
     And the transcript of the session includes:
       """json
       [
@@ -397,11 +393,10 @@ Feature: Gateway, transcripts and the end-to-end plan
     When the turn ends
     And a turn starts
     And the model calls wait
-    Then the result fails with code "invalid_input"
-    And the result error is "code mode run belongs to a different agent run."
+    Then the wait is refused with "code mode run belongs to a different agent run."
     And the result failure phase is "input"
 
-  @e2e @CM-22.6 @CM-17.11 @checklist-18
+  @e2e @CM-22.6 @CM-17.11 @checklist-18 @timing
   Scenario: Busy cells started together finish independently through the gateway
     Given code mode is configured as:
       """json
