@@ -91,7 +91,7 @@ func ParseBaseline(b []byte) (*Baseline, error) {
 func (b *Baseline) Format(header string) []byte {
 	var buf bytes.Buffer
 	for _, l := range strings.Split(strings.TrimSpace(header), "\n") {
-		fmt.Fprintf(&buf, "# %s\n", strings.TrimPrefix(l, "# "))
+		fmt.Fprintln(&buf, strings.TrimRight("# "+strings.TrimPrefix(l, "# "), " "))
 	}
 	profiles := make([]string, 0, len(b.NotClaimed))
 	for p := range b.NotClaimed {
@@ -133,12 +133,19 @@ func Cites(reason string) []int {
 	return rows
 }
 
-// AppendixA maps each row of SPEC.md Appendix A (Divergences from
-// OpenClaw) to the clauses it concerns: its last column.
-type AppendixA map[int][]string
+// AppendixA maps each row number of SPEC.md Appendix A (Divergences from
+// OpenClaw) to the row.
+type AppendixA map[int]AppendixRow
+
+// An AppendixRow is one divergence: its topic, and the clauses it concerns
+// (the row's last column).
+type AppendixRow struct {
+	Topic   string   `json:"topic"`
+	Clauses []string `json:"clauses"`
+}
 
 var (
-	appendixRowRE = regexp.MustCompile(`^\| (\d+) \|.*\| ([^|]*) \|\s*$`)
+	appendixRowRE = regexp.MustCompile(`^\| (\d+) \| ([^|]*) \|.*\| ([^|]*) \|\s*$`)
 	clauseRefRE   = regexp.MustCompile(`CM-\d+\.\d+`)
 )
 
@@ -158,7 +165,7 @@ func ParseAppendixA(spec []byte) (AppendixA, error) {
 			continue
 		}
 		n, _ := strconv.Atoi(m[1])
-		rows[n] = clauseRefRE.FindAllString(m[2], -1)
+		rows[n] = AppendixRow{Topic: strings.TrimSpace(m[2]), Clauses: clauseRefRE.FindAllString(m[3], -1)}
 	}
 	if len(rows) == 0 {
 		return nil, errors.New("SPEC.md Appendix A has no rows")
@@ -241,12 +248,12 @@ func (b *Baseline) Check(ix *FeatureIndex, rows AppendixA) []BaselineProblem {
 		var unknown []int
 		concerns := false
 		for _, r := range cited {
-			rc, ok := rows[r]
+			row, ok := rows[r]
 			if !ok {
 				unknown = append(unknown, r)
 				continue
 			}
-			for _, c := range rc {
+			for _, c := range row.Clauses {
 				concerns = concerns || slices.Contains(clauses, c)
 			}
 		}

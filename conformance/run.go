@@ -105,6 +105,8 @@ type Report struct {
 	// NotClaimed maps each profile the target's baseline does not claim to
 	// its reason; the profile's scenarios were not run.
 	NotClaimed map[string]string `json:"notClaimed,omitempty"`
+	// Divergences are the run's failures grouped by cause, ranked (Causes).
+	Divergences []Cause `json:"divergences,omitempty"`
 	// BaselineProblems are the baseline's entries that it should not have
 	// (Baseline.Check), when the runner knew SPEC.md's Appendix A.
 	BaselineProblems []BaselineProblem `json:"baselineProblems,omitempty"`
@@ -174,6 +176,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	}
 	sortResults(rep.Results)
 	rep.apply(base, index)
+	rep.Divergences = rep.Causes(nil)
 	return rep, nil
 }
 

@@ -6,6 +6,7 @@
 //	conform [--target reference] [--tags EXPR] [--profile core,mcp]
 //	        [--format pretty|cucumber|junit] [--report DIR] [--list]
 //	        [--seed N] [--concurrency N] [--path FILE[:LINE]] [--update-baseline]
+//	conform --explain FEATURE:LINE [--target ...]
 //	conform --driver 'COMMAND [ARG...]' [--target NAME] [flags as above]
 //	conform --target gateway [--gateway-cmd 'COMMAND {config}'] [--gateway-api API] [flags as above]
 //	conform --target openclaw [--openclaw-version V] [flags as above]
@@ -34,7 +35,12 @@
 // network namespace (conform runs itself again under unshare -n), one
 // scenario at a time; it reports as openclaw-<version>.
 //
-// It prints one line per scenario while it runs and ends with the line
+// --explain runs one scenario and prints its steps with their outcomes,
+// the failing step's error with a diff of expected against actual, its
+// failure signature and what the target's baseline records for it.
+//
+// It prints one line per scenario while it runs, then the failures grouped
+// by cause and ranked (the divergences), and ends with the line
 // "conformance: N passed, M failed, K expected-fail". The exit status is 1
 // on any unexpected result (a failure outside the target's baseline, or a
 // baseline entry that passes) and 2 on a usage or harness error.
@@ -83,13 +89,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 	seed := fs.Int64("seed", 0, "scenario order seed (0 picks one and prints it)")
 	concurrency := fs.Int("concurrency", 1, "scenarios run at the same time")
 	profile := fs.String("profile", "", "comma-separated profiles to run, e.g. core,mcp (default all)")
-	updateBaseline := fs.Bool("update-baseline", false, "rewrite conformance/baselines/<target>.txt from this run's failures, for review")
+	updateBaseline := fs.Bool("update-baseline", false, "update conformance/baselines/<target>.txt for the scenarios of this run (failures listed with their signatures, passes removed), for review")
 	var paths multiFlag
 	fs.Var(&paths, "path", "feature file or file:line to run (repeatable); default every feature")
 	driverCmd := fs.String("driver", "", "command of an implementation speaking conformance/driver/PROTOCOL.md, e.g. \"codemode serve-driver\"")
 	gatewayCmd := fs.String("gateway-cmd", "", "with --target gateway: the gateway command, {config} standing for its configuration file (default: the reference gateway)")
 	gatewayAPI := fs.String("gateway-api", "openai-responses", "with --target gateway: the provider API the gateway is configured with: openai-responses or openai-completions")
 	openclawVersion := fs.String("openclaw-version", defaultOpenClawVersion, "with --target openclaw: the OpenClaw release to install (npm) and run")
+	explainAt := fs.String("explain", "", "FEATURE:LINE: run that one scenario and print its steps, the failing step's diff of expected against actual, and its failure signature")
 	isolation := fs.String("isolation", "process", "with the embedded reference or the reference gateway: where it runs guest code, process (worker processes) or in-process")
 	strict := fs.Bool("strict-preemption", false, "with the embedded reference or the reference gateway: make every wasm loop a safepoint (what lets the watchdog stop a guest inside a long built-in call with --isolation in-process)")
 	if err := fs.Parse(args); err != nil {
@@ -167,6 +174,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 		info.make = func() (conformance.Target, error) { return codemodetest.NewTargetWith(opts) }
 	}
 	mk := info.make
+	if *explainAt != "" {
+		if !strings.Contains(*explainAt, ":") || len(paths) > 0 {
+			fmt.Fprintln(stderr, "conform: --explain takes one FEATURE:LINE and no --path")
+			return 2
+		}
+		paths = multiFlag{*explainAt}
+		*format = "explain"
+	}
 	var progress io.Writer
 	switch *format {
 	case "pretty":
@@ -178,6 +193,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 	case "cucumber", "junit":
 		progress = stderr
+	case "explain":
+		progress = io.Discard
 	default:
 		fmt.Fprintf(stderr, "conform: unknown format %q\n", *format)
 		return 2
@@ -205,7 +222,22 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "conform: %v\n", err)
 		return 2
 	}
+	rows := appendixA()
+	rep.Divergences = rep.Causes(rows)
+	if rows != nil {
+		if base, err := conformance.LoadBaseline(*target); err == nil {
+			if ix, err := conformance.DefaultIndex(); err == nil {
+				rep.BaselineProblems = base.Check(ix, rows)
+			}
+		}
+	}
 	switch *format {
+	case "explain":
+		explain(stdout, rep)
+		if !rep.OK() {
+			return 1
+		}
+		return 0
 	case "cucumber":
 		err = report.Cucumber(stdout, rep)
 	case "junit":
@@ -232,6 +264,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if f := rep.Failures(); f != "" {
 		fmt.Fprintf(progress, "\nunexpected results:\n%s", f)
 	}
+	printCauses(progress, rep.Divergences, 20)
+	if n := len(rep.BaselineProblems); n > 0 {
+		fmt.Fprintf(progress, "baseline problems: %d (over-assertions and entries for unclaimed profiles; summary.md lists them)\n", n)
+	}
 	fmt.Fprintf(progress, "seed: %d\n", rep.Seed)
 	if n := rep.Counts()[conformance.StatusNotApplicable]; n > 0 {
 		fmt.Fprintf(progress, "not applicable: %d\n", n)
@@ -243,33 +279,57 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// writeBaseline rewrites the target's baseline from the run: every failing
-// or not-applicable scenario is listed, keeping the reason of an existing
-// entry; new entries carry the first line of their error for review.
+// writeBaseline updates the target's baseline from the run, for the
+// scenarios the run ran and no other: a failing or not-applicable scenario
+// is listed, keeping the reason of an existing entry (new entries carry the
+// first line of their error, for review) and recording the failure's
+// signature; a passing scenario leaves the baseline. The header, the
+// profile lines and the entries of scenarios the run did not run stay.
 func writeBaseline(target string, rep *conformance.Report) (string, error) {
 	dir, err := findUp(filepath.Join("conformance", "baselines"))
 	if err != nil {
 		return "", err
 	}
 	path := filepath.Join(dir, target+".txt")
-	old, err := conformance.LoadBaseline(target)
-	if err != nil {
-		return "", err
-	}
-	next := &conformance.Baseline{Entries: map[string]string{}}
-	for _, r := range rep.Results {
-		switch r.Status {
-		case conformance.StatusFailed, conformance.StatusExpectedFail, conformance.StatusNotApplicable:
-			reason := old.Entries[r.Name]
-			if reason == "" {
-				reason, _, _ = strings.Cut(r.Error, "\n")
-				reason = "UNREVIEWED: " + reason
-			}
-			next.Entries[r.Name] = reason
+	header := "Scenarios the " + target + " target is expected to fail, one per line:\n<scenario name> :: <reason>[ :: <failure signature>]\nAn entry whose scenario passes fails the run: this list only shrinks."
+	next := &conformance.Baseline{Entries: map[string]string{}, Signatures: map[string]string{}, NotClaimed: map[string]string{}}
+	if b, err := os.ReadFile(path); err == nil {
+		if next, err = conformance.ParseBaseline(b); err != nil {
+			return "", err
+		}
+		if h := commentHeader(b); h != "" {
+			header = h
 		}
 	}
-	header := "Scenarios the " + target + " target is expected to fail, one per line:\n<scenario name> :: <reason>\nAn entry whose scenario passes fails the run: this list only shrinks."
+	for _, r := range rep.Results {
+		delete(next.Signatures, r.Name)
+		switch r.Status {
+		case conformance.StatusFailed, conformance.StatusExpectedFail, conformance.StatusDrift, conformance.StatusNotApplicable:
+			if next.Entries[r.Name] == "" {
+				reason, _, _ := strings.Cut(r.Error, "\n")
+				next.Entries[r.Name] = "UNREVIEWED: " + reason
+			}
+			if r.Signature != "" {
+				next.Signatures[r.Name] = r.Signature
+			}
+		default:
+			delete(next.Entries, r.Name)
+		}
+	}
 	return path, os.WriteFile(path, next.Format(header), 0o644)
+}
+
+// commentHeader returns the leading comment lines of a baseline file,
+// without their "# ".
+func commentHeader(b []byte) string {
+	var lines []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if !strings.HasPrefix(l, "#") {
+			break
+		}
+		lines = append(lines, strings.TrimPrefix(strings.TrimPrefix(l, "#"), " "))
+	}
+	return strings.Join(lines, "\n")
 }
 
 // findUp finds rel in the working directory or one of its parents.

@@ -14,6 +14,8 @@ import (
 
 var page = template.Must(template.New("report").Funcs(template.FuncMap{
 	"class": func(status string) string { return strings.ReplaceAll(status, "-", "") },
+	"inc":   func(i int) int { return i + 1 },
+	"cause": CauseText,
 }).Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Conformance: {{.Target}}</title>
 <style>
@@ -24,6 +26,12 @@ code,pre{font:12px ui-monospace,monospace}pre{white-space:pre-wrap;margin:0}
 </style></head><body>
 <h1>Conformance: {{.Target}}</h1>
 <p>{{.Summary}} · seed <code>{{.Seed}}</code>{{if .Tags}} · tags <code>{{.Tags}}</code>{{end}}</p>
+{{if .Divergences}}<h2>Divergences</h2>
+<p>The failures grouped by cause, the cause that fails the most scenarios first.</p>
+<table><tr><th>#</th><th>scenarios</th><th>cause</th><th>clauses</th></tr>
+{{range $i, $c := .Divergences}}<tr class="{{if $c.Unexpected}}failed{{else}}expectedfail{{end}}"><td>{{inc $i}}</td><td>{{len $c.Scenarios}}</td><td>{{cause $c}}<details><summary>scenarios</summary>{{range $c.Scenarios}}<div>{{.}}</div>{{end}}</details></td><td>{{range $c.Clauses}}{{.}} {{end}}</td></tr>
+{{end}}</table>
+{{end -}}
 <h2>Profiles</h2>
 <table><tr><th>profile</th><th>claimed</th><th>scenarios</th><th>passed</th><th>failed</th><th>expected-fail</th><th>not applicable</th><th>conforms</th></tr>
 {{range .Profiles}}<tr><td>{{.Name}}</td><td>{{if .Claimed}}yes{{else}}no{{end}}</td><td>{{.Total}}</td><td>{{.Passed}}</td><td>{{.Failed}}</td><td>{{.ExpectedFail}}</td><td>{{.NotApplicable}}</td><td class="{{if .Conforms}}passed{{else}}failed{{end}}">{{if .Conforms}}yes{{else}}no{{end}}</td></tr>
@@ -97,7 +105,7 @@ func HTML(w io.Writer, r *conformance.Report, claimed []string, excluded map[str
 			ids = append(ids, id)
 		}
 	}
-	sort.Slice(ids, func(i, j int) bool { return clauseLess(ids[i], ids[j]) })
+	sort.Slice(ids, func(i, j int) bool { return conformance.ClauseLess(ids[i], ids[j]) })
 	for _, id := range ids {
 		if _, ok := byClause[id]; !ok {
 			data.Clauses = append(data.Clauses, clauseRow{ID: id, Status: statusExcluded, Reason: excluded[id]})

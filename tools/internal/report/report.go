@@ -103,6 +103,25 @@ func Write(dir string, r *conformance.Report) error {
 func Summary(w io.Writer, r *conformance.Report) error {
 	fmt.Fprintf(w, "# Conformance: %s\n\n", r.Target)
 	fmt.Fprintf(w, "Seed `%d`. %s\n\n", r.Seed, r.Summary())
+	if len(r.Divergences) > 0 {
+		fmt.Fprintln(w, "## Divergences\n\nThe failures grouped by cause, the cause that fails the most scenarios first: cited SPEC Appendix A rows for listed failures, the first difference for unexpected ones.\n\n| # | scenarios | cause | clauses |\n| --- | --- | --- | --- |")
+		for i, c := range r.Divergences {
+			fmt.Fprintf(w, "| %d | %d | %s | %s |\n", i+1, len(c.Scenarios), escape(CauseText(c)), strings.Join(c.Clauses, " "))
+		}
+		fmt.Fprintln(w)
+	}
+	if len(r.NotClaimed) > 0 {
+		fmt.Fprintln(w, "## Profiles not claimed\n\nTheir scenarios were not run.\n\n| profile | reason |\n| --- | --- |")
+		names := make([]string, 0, len(r.NotClaimed))
+		for p := range r.NotClaimed {
+			names = append(names, p)
+		}
+		sort.Strings(names)
+		for _, p := range names {
+			fmt.Fprintf(w, "| %s | %s |\n", p, escape(r.NotClaimed[p]))
+		}
+		fmt.Fprintln(w)
+	}
 	fmt.Fprintln(w, "## Profiles\n\n| profile | scenarios | passed | failed | expected-fail | not applicable | conforms |\n| --- | --- | --- | --- | --- | --- | --- |")
 	bp := ByProfile(r)
 	for _, p := range Profiles {
@@ -115,10 +134,16 @@ func Summary(w io.Writer, r *conformance.Report) error {
 	for c := range bc {
 		clauses = append(clauses, c)
 	}
-	sort.Slice(clauses, func(i, j int) bool { return clauseLess(clauses[i], clauses[j]) })
+	sort.Slice(clauses, func(i, j int) bool { return conformance.ClauseLess(clauses[i], clauses[j]) })
 	for _, c := range clauses {
 		t := bc[c]
 		fmt.Fprintf(w, "| %s | %d | %d | %d | %d | %d |\n", c, t.Total(), t.Passed, t.Failed, t.ExpectedFail, t.NotApplicable)
+	}
+	if len(r.BaselineProblems) > 0 {
+		fmt.Fprint(w, "\n## Baseline problems\n\nEntries the baseline should not have: an over-assertion cites rows that concern none of its scenario's clauses.\n\n")
+		for _, p := range r.BaselineProblems {
+			fmt.Fprintf(w, "- %s\n", escape(p.String()))
+		}
 	}
 	var bad []conformance.Result
 	for _, res := range r.Results {
@@ -139,15 +164,20 @@ func Summary(w io.Writer, r *conformance.Report) error {
 	return nil
 }
 
-// clauseLess orders CM-2.10 after CM-2.9.
-func clauseLess(a, b string) bool {
-	var ca, na, cb, nb int
-	fmt.Sscanf(a, "CM-%d.%d", &ca, &na)
-	fmt.Sscanf(b, "CM-%d.%d", &cb, &nb)
-	if ca != cb {
-		return ca < cb
+// CauseText says a cause in one line: its rows with their topics, the
+// shared reason, or the first difference of unexpected failures.
+func CauseText(c conformance.Cause) string {
+	switch c.Kind {
+	case "appendix-a":
+		if len(c.Topics) > 0 {
+			return c.Key + ": " + strings.Join(c.Topics, "; ")
+		}
+		return c.Key
+	case "signature":
+		return "unexpected: " + c.Key
+	default:
+		return firstLine(c.Key)
 	}
-	return na < nb
 }
 
 func yesNo(b bool) string {
