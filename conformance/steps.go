@@ -67,6 +67,8 @@ func (w *world) register(sc *godog.ScenarioContext) {
 	sc.Step(`^the turn is aborted$`, w.abortTurn)
 	sc.Step(`^the turn ends$`, w.endTurn)
 	sc.Step(`^the gateway restarts$`, w.restart)
+	sc.Step(`^the session ends$`, func() error { return w.endSession("") })
+	sc.Step(`^the session "([^"]+)" ends$`, func(s string) error { return w.endSession(sessionTurn(s).SessionKey) })
 
 	// Model calls.
 	sc.Step(`^the model calls exec with:$`, func(d *godog.DocString) error { return w.exec(map[string]any{"code": d.Content}) })
@@ -427,6 +429,31 @@ func (w *world) endTurn() error {
 	ctx, cancel := w.ctx()
 	defer cancel()
 	return ts.turn.End(ctx)
+}
+
+// endSession ends a session as its host does when it is reset or deleted;
+// "" is the session of the latest turn.
+func (w *world) endSession(key string) error {
+	if key == "" {
+		ts, err := w.turn()
+		if err != nil {
+			return err
+		}
+		key = ts.spec.SessionKey
+	}
+	ender, ok := w.target.(SessionEnder)
+	if !ok {
+		return w.notApplicable(NotApplicable("the target cannot end a session"))
+	}
+	ctx, cancel := w.ctx()
+	defer cancel()
+	if err := ender.EndSession(ctx, key); err != nil {
+		if errors.Is(err, ErrNotApplicable) {
+			return w.notApplicable(err)
+		}
+		return fmt.Errorf("end session %s: %w", key, err)
+	}
+	return nil
 }
 
 func (w *world) restart() error {

@@ -54,6 +54,12 @@ type (
 	Transcripter interface {
 		Transcript(ctx context.Context, sessionKey string) ([]json.RawMessage, error)
 	}
+	// A SessionEnder ends a session as its host does when the session is
+	// reset or deleted: the session's suspended runs are disposed
+	// (CM-8.40).
+	SessionEnder interface {
+		EndSession(ctx context.Context, sessionKey string) error
+	}
 	// LogReader returns the target's debug log so far.
 	LogReader interface {
 		Log() string

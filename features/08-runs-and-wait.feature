@@ -605,6 +605,33 @@ Feature: Runs, snapshots and wait
     And 100 ms pass
     Then the tool "weather" was not called
 
+  @snapshots @CM-8.40 @CM-8.28
+  Scenario: ending a session disposes its suspended runs and leaves other sessions' runs alone
+    When a turn starts in session "ending"
+    And the model calls exec with:
+      """js
+      return await yield_control("gone");
+      """
+    Then the result is waiting with reason "yield"
+    When a turn starts in session "staying"
+    And the model calls exec with:
+      """js
+      return await yield_control("kept");
+      """
+    Then the result is waiting with reason "yield"
+    When the session "ending" ends
+    And the model calls wait
+    Then the result value is:
+      """json
+      {"status": "yielded", "reason": "kept"}
+      """
+    When a turn starts in session "ending"
+    And the model calls wait with run id arguments:
+      """json
+      {"runId": "<run-id:1>"}
+      """
+    Then the wait is refused with "code mode run is unavailable or expired."
+
   @snapshots @CM-8.38 @CM-19.2 @CM-19.4 @checklist-22 @e2e-15
   Scenario: an exec in progress when its agent run is aborted fails with execution aborted
     Given code mode is configured as:

@@ -546,6 +546,71 @@ Feature: Limits and the sandbox security boundary
       {"status": "yielded", "reason": "swap"}
       """
 
+  # CM-18.11: each trigger that discards a snapshot, one scenario each.
+
+  @security @SB-14 @CM-18.11 @CM-18.2
+  Scenario: A snapshot is discarded when its run times out after resuming
+    Given code mode is configured as:
+      """json
+      {"enabled": true, "timeoutMs": 300}
+      """
+    When a turn starts
+    And the model calls exec with:
+      """js
+      await yield_control("then spin");
+      while (true) {}
+      """
+    Then the result is waiting with reason "yield"
+    When the model calls wait
+    Then the result fails with code "timeout"
+    When the model calls wait with run id arguments:
+      """json
+      {"runId": "<run-id:1>"}
+      """
+    Then the wait is refused with "code mode run is unavailable or expired."
+
+  @security @SB-14 @CM-18.11 @CM-8.37
+  Scenario: A snapshot is discarded when its agent run is aborted
+    When a turn starts
+    And the model calls exec with:
+      """js
+      return await yield_control("abort me");
+      """
+    Then the result is waiting with reason "yield"
+    When the turn is aborted
+    And a turn starts
+    And the model calls wait
+    Then the wait is refused with "code mode run is unavailable or expired."
+
+  @security @SB-14 @CM-18.11 @CM-8.40
+  Scenario: A snapshot is discarded when its session ends
+    When a turn starts
+    And the model calls exec with:
+      """js
+      return await yield_control("end me");
+      """
+    Then the result is waiting with reason "yield"
+    When the session ends
+    And a turn starts
+    And the model calls wait
+    Then the wait is refused with "code mode run is unavailable or expired."
+
+  @security @SB-14 @CM-18.11 @CM-8.29
+  Scenario: A snapshot is discarded when it expires
+    Given code mode is configured as:
+      """json
+      {"enabled": true, "snapshotTtlSeconds": 1}
+      """
+    When a turn starts
+    And the model calls exec with:
+      """js
+      return await yield_control("expire me");
+      """
+    Then the result is waiting with reason "yield"
+    When 1200 ms pass
+    And the model calls wait
+    Then the wait is refused with "code mode run is unavailable or expired."
+
   @security @SB-14 @CM-8.19 @CM-8.21
   Scenario: Two concurrent waits for one run admit only one of them
     Given code mode is configured as:

@@ -285,6 +285,21 @@ Feature: Gateway, transcripts and the end-to-end plan
     And the model calls wait
     Then the wait is refused with "code mode run is unavailable or expired."
 
+  @e2e @CM-8.40 @CM-18.11 @e2e-15
+  Scenario: E2E step 15: an ended session leaves no suspended run behind
+    Given code mode is enabled
+    And the catalog "basic"
+    When a turn starts
+    And the model calls exec with:
+      """js
+      return await yield_control("end the session");
+      """
+    Then the result is waiting with reason "yield"
+    When the session ends
+    And a turn starts
+    And the model calls wait
+    Then the wait is refused with "code mode run is unavailable or expired."
+
   @e2e @CM-22.13 @CM-18.2 @e2e-15
   Scenario: E2E step 15: a run that times out after resuming is removed from the run store
     Given code mode is configured as:

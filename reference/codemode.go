@@ -153,6 +153,12 @@ func (rt *Runtime) Available() error { return rt.engErr }
 // Suspended reports how many code-mode runs are suspended in this process.
 func (rt *Runtime) Suspended() int { return rt.runner.Suspended() }
 
+// EndSession ends a session, as a host does when it resets or deletes it:
+// the session's suspended runs are disposed with their snapshots, and their
+// pending host work is cancelled (CM-8.40, CM-18.11). It returns how many
+// runs it disposed. Turns of the session in progress are not affected.
+func (rt *Runtime) EndSession(sessionKey string) int { return rt.runner.DropSession(sessionKey) }
+
 // Stats are a runtime's resource counts, for leak checks and metrics.
 type Stats struct {
 	// LiveVMs counts the VMs not closed yet, across every runtime of the

@@ -184,6 +184,18 @@ func (t *target) Transcript(ctx context.Context, sessionKey string) ([]json.RawM
 	return res.Records, nil
 }
 
+// EndSession implements conformance.SessionEnder.
+func (t *target) EndSession(ctx context.Context, sessionKey string) error {
+	if !t.caps.SessionEnd {
+		return conformance.NotApplicable("%s does not declare the sessionEnd capability", t.hello.Implementation.Name)
+	}
+	p, err := t.current()
+	if err != nil {
+		return err
+	}
+	return callProc(ctx, p, protocol.MethodSessionEnd, protocol.SessionEndParams{SessionKey: sessionKey}, &protocol.Empty{})
+}
+
 // Close ends the process (close, EOF, then a kill), stops the fake MCP
 // servers and removes the state directory. It reports an error when the
 // process did not end on its own.

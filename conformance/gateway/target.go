@@ -302,6 +302,16 @@ func (t *target) do(ctx context.Context, p *process, method, path string, body, 
 	return json.Unmarshal(b, v)
 }
 
+// EndSession implements conformance.SessionEnder: POST /v1/sessions/end.
+// A gateway without that endpoint makes the scenario not applicable.
+func (t *target) EndSession(ctx context.Context, sessionKey string) error {
+	p, _, err := t.current()
+	if err != nil {
+		return err
+	}
+	return t.do(ctx, p, http.MethodPost, "/v1/sessions/end", map[string]string{"sessionKey": sessionKey}, nil)
+}
+
 // Transcript implements conformance.Transcripter.
 func (t *target) Transcript(ctx context.Context, sessionKey string) ([]json.RawMessage, error) {
 	var res struct {

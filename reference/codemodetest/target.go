@@ -131,6 +131,12 @@ func (t *target) RegistrationErrors() []error { return t.sys.RegistrationErrors(
 // Log implements conformance.LogReader: the runtime's debug log.
 func (t *target) Log() string { return t.sys.Log() }
 
+// EndSession implements conformance.SessionEnder.
+func (t *target) EndSession(ctx context.Context, sessionKey string) error {
+	t.sys.EndSession(sessionKey)
+	return nil
+}
+
 // Transcript returns a session's transcript records (conformance.Transcripter).
 func (t *target) Transcript(ctx context.Context, sessionKey string) ([]json.RawMessage, error) {
 	return t.sys.Transcript(sessionKey)

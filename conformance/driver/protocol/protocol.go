@@ -19,6 +19,7 @@ const (
 	MethodTurnEnd    = "turn/end"
 	MethodTrajectory = "turn/trajectory"
 	MethodTranscript = "transcript"
+	MethodSessionEnd = "session/end"
 	MethodLog        = "log"
 	MethodClose      = "close"
 )
@@ -67,6 +68,8 @@ type Capabilities struct {
 	Restart bool `json:"restart,omitempty"`
 	// Transcript: the transcript method (conformance.Transcripter).
 	Transcript bool `json:"transcript,omitempty"`
+	// SessionEnd: the session/end method (conformance.SessionEnder).
+	SessionEnd bool `json:"sessionEnd,omitempty"`
 	// Log: the log method (conformance.LogReader).
 	Log bool `json:"log,omitempty"`
 	// RegistrationErrors: StartResult.RegistrationErrors
@@ -177,6 +180,11 @@ type CallResult struct {
 // TrajectoryResult is the result of turn/trajectory.
 type TrajectoryResult struct {
 	Events []json.RawMessage `json:"events"`
+}
+
+// SessionEndParams are the params of session/end.
+type SessionEndParams struct {
+	SessionKey string `json:"sessionKey"`
 }
 
 // TranscriptParams are the params of transcript.

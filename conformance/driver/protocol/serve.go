@@ -36,6 +36,12 @@ type Implementation interface {
 	Close(ctx context.Context) error
 }
 
+// A SessionEnder is an [Implementation] that can end a session, for the
+// sessionEnd capability: it disposes the session's suspended runs.
+type SessionEnder interface {
+	EndSession(ctx context.Context, sessionKey string) error
+}
+
 // Serve speaks the protocol on in and out for impl, declaring hello in
 // the handshake, until the suite sends close (Serve returns nil after
 // answering it), in ends (nil) or the suite breaks the protocol (an
@@ -224,6 +230,16 @@ func (s *server) handle(ctx context.Context, method string, params json.RawMessa
 			recs = []json.RawMessage{}
 		}
 		return TranscriptResult{Records: recs}, err
+	case MethodSessionEnd:
+		ender, ok := s.impl.(SessionEnder)
+		if !s.hello.Capabilities.SessionEnd || !ok {
+			return nil, &RPCError{Code: CodeMethodNotFound, Message: "no sessionEnd capability"}
+		}
+		var p SessionEndParams
+		if err := DecodeParams(params, &p); err != nil {
+			return nil, err
+		}
+		return Empty{}, ender.EndSession(ctx, p.SessionKey)
 	case MethodLog:
 		if !s.hello.Capabilities.Log {
 			return nil, &RPCError{Code: CodeMethodNotFound, Message: "no log capability"}

@@ -31,6 +31,7 @@ func (g *gateway) handler() http.Handler {
 	mux.HandleFunc("POST /v1/turns/{id}/abort", g.serveAbort)
 	mux.HandleFunc("GET /v1/turns/{id}/trajectory", g.serveTrajectory)
 	mux.HandleFunc("GET /v1/transcript", g.serveTranscript)
+	mux.HandleFunc("POST /v1/sessions/end", g.serveSessionEnd)
 	mux.HandleFunc("GET /v1/debug/log", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		_, _ = io.WriteString(w, g.sys.Log()+g.log.text())
@@ -235,6 +236,20 @@ func (g *gateway) serveTrajectory(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"events": events})
+}
+
+// serveSessionEnd ends the session named by the body's sessionKey, as a
+// reset or deletion does: its suspended runs are disposed (CM-8.40).
+func (g *gateway) serveSessionEnd(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		SessionKey string `json:"sessionKey"`
+	}
+	if err := json.NewDecoder(io.LimitReader(r.Body, 1<<20)).Decode(&body); err != nil || body.SessionKey == "" {
+		writeError(w, http.StatusBadRequest, "invalid_request", "want {\"sessionKey\": \"...\"}")
+		return
+	}
+	g.sys.EndSession(body.SessionKey)
+	writeJSON(w, http.StatusOK, map[string]any{"ended": true})
 }
 
 func (g *gateway) serveTranscript(w http.ResponseWriter, r *http.Request) {

@@ -130,6 +130,9 @@ func (s *System) RegistrationErrors() []error { return s.regErrs }
 // Log returns the runtime's debug log so far.
 func (s *System) Log() string { return s.rt.DebugLog() }
 
+// EndSession ends a session: its suspended runs are disposed.
+func (s *System) EndSession(sessionKey string) { s.rt.EndSession(sessionKey) }
+
 // Transcript returns a session's transcript records.
 func (s *System) Transcript(sessionKey string) ([]json.RawMessage, error) {
 	recs, err := s.transcripts.Records(sessionKey)

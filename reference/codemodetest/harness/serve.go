@@ -32,7 +32,7 @@ func Hello() protocol.HelloResult {
 		ProtocolVersion: protocol.Version,
 		Implementation:  protocol.Info{Name: Name, Version: version},
 		Profiles:        Profiles,
-		Capabilities:    protocol.Capabilities{Restart: true, Transcript: true, Log: true, RegistrationErrors: true},
+		Capabilities:    protocol.Capabilities{Restart: true, Transcript: true, SessionEnd: true, Log: true, RegistrationErrors: true},
 	}
 }
 
@@ -172,6 +172,15 @@ func (s *served) Trajectory(ctx context.Context, id string) ([]json.RawMessage, 
 
 func (s *served) Transcript(ctx context.Context, sessionKey string) ([]json.RawMessage, error) {
 	return s.sys.Transcript(sessionKey)
+}
+
+// EndSession implements protocol.SessionEnder.
+func (s *served) EndSession(ctx context.Context, sessionKey string) error {
+	if s.sys == nil {
+		return &protocol.RPCError{Code: protocol.CodeInvalidState, Message: "session/end before start"}
+	}
+	s.sys.EndSession(sessionKey)
+	return nil
 }
 
 func (s *served) Log(ctx context.Context) (string, error) { return s.sys.Log(), nil }

@@ -116,6 +116,12 @@ func (rn *Runner) Drop(agentRunID string) int {
 	return rn.store.removeWhere(func(r *run) bool { return r.scope.AgentRunID == agentRunID })
 }
 
+// DropSession discards the suspended runs of a session (its end): their
+// snapshots and pending host work go, and a later wait finds no run.
+func (rn *Runner) DropSession(sessionKey string) int {
+	return rn.store.removeWhere(func(r *run) bool { return r.scope.SessionKey == sessionKey })
+}
+
 func newRunID() string {
 	var b [16]byte
 	_, _ = rand.Read(b[:])
