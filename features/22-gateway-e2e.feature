@@ -370,7 +370,7 @@ Feature: Gateway, transcripts and the end-to-end plan
       ]
       """
 
-  @e2e @CM-22.2 @CM-22.5 @CM-9.13 @checklist-23
+  @e2e @CM-22.2 @CM-22.5 @CM-9.13 @checklist-23 @CM-8.28
   Scenario: A gateway restart keeps the transcript but discards suspended runs
     Given code mode is enabled
     And the catalog "basic"

@@ -69,6 +69,7 @@ func Check(root string, opts Options) (*Report, error) {
 	spec := parseSpec(string(specBytes), &ps)
 	cov := checkCoverage(root, spec, &ps)
 	checkConfig(root, spec, &ps)
+	checkCovers(spec, cov, &ps)
 
 	docs, err := docFiles(root)
 	if err != nil {

@@ -378,6 +378,41 @@ func TestCheck_problems(t *testing.T) {
 			reason: "fixtures of tests and installed packages are not documentation",
 		},
 
+		// The listed items of clauses (SPEC.md F.1).
+		{
+			name:  "listed item not in the clause",
+			edits: []edit{{file: "SPEC.md", old: "| CM-1.1 | A target |", new: "| CM-1.1 | A gateway |"}},
+			want:  []string{`SPEC.md:57: listed item "A gateway" is not a phrase of CM-1.1`},
+		},
+		{
+			name:  "listed item's scenario not tagged",
+			edits: []edit{{file: "SPEC.md", old: "| CM-1.1 | A target | Conventions: the first thing |", new: "| CM-1.1 | A target | Conventions: the third thing |"}},
+			want:  []string{`SPEC.md:57: listed item "A target" of CM-1.1: no scenario "Conventions: the third thing" tagged @CM-1.1`},
+		},
+		{
+			name:  "one listed item",
+			edits: []edit{{file: "SPEC.md", old: "| CM-1.1 | A target | Conventions: the first thing |\n", new: ""}},
+			want:  []string{"SPEC.md:56: CM-1.1 has 1 listed item; a clause in section F.1 lists at least two"},
+		},
+		{
+			name:  "listed item twice",
+			edits: []edit{{file: "SPEC.md", old: "| CM-1.1 | A target |", new: "| CM-1.1 | the first thing |"}},
+			want: []string{"SPEC.md:56: CM-1.1 has 1 listed item; a clause in section F.1 lists at least two",
+				`SPEC.md:57: listed item "the first thing" of CM-1.1 is listed twice`},
+		},
+		{
+			name:  "listed item of no clause",
+			edits: []edit{{file: "SPEC.md", old: "| CM-1.1 | A target |", new: "| CM-9.9 | A target |"}},
+			want: []string{"SPEC.md:56: CM-1.1 has 1 listed item; a clause in section F.1 lists at least two",
+				"SPEC.md:57: CM-9.9 is not a clause of SPEC.md",
+				"SPEC.md:57: listed item of CM-9.9: no such clause"},
+		},
+		{
+			name:  "no listed items section",
+			edits: []edit{{file: "SPEC.md", old: "### F.1 Items and their scenarios", new: "### F.2 Items"}},
+			want:  []string{"SPEC.md: no section F.1 (the listed items of clauses and their scenarios)"},
+		},
+
 		// The matrix.
 		{
 			name:   "matrix is stale",

@@ -12,6 +12,10 @@
 //     scenario covers. Clause ids are unique, sit in their own chapter and
 //     carry a BCP 14 keyword, and the SPEC's prose refers only to existing
 //     clauses.
+//   - Listed items. Each row of the table of SPEC.md section F.1 maps an item
+//     of a clause (a phrase of the clause's text) to a scenario that exists
+//     and carries the clause's tag; a clause listed there has at least two
+//     distinct items.
 //   - Configuration. The table of SPEC.md section 2.1 matches the reference's
 //     defaults and ranges (see below).
 //   - Code blocks of SPEC.md and of every README.md, RATIONALE.md and STEPS.md
