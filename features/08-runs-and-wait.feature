@@ -118,7 +118,7 @@ Feature: Runs, snapshots and wait
     And the result value is "clear"
     And the tool "weather" was called 1 time
 
-  @snapshots @CM-8.14
+  @snapshots @CM-8.14 @timing
   Scenario: a resume leg does not start with less than the minimum time left
     Given code mode is configured as:
       """json
