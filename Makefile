@@ -103,6 +103,20 @@ BENCH_FLAGS ?=
 bench: deps
 	cd tools && $(GO) run ./cmd/cmbench -root .. $(BENCH_FLAGS)
 
+# mutate measures the suite's strength by mutation testing
+# (tools/cmd/mutate): gremlins (pinned in the command) finds the mutants of
+# the reference's internal packages, a seeded sample is taken, and the
+# in-process suite runs against each mutant (a build overlay). It writes the
+# score and the surviving mutants to docs/mutation.md; survivors that no
+# behaviour can tell from the original go in docs/mutation-equivalent.txt
+# with the reason. Slow: a build and up to a suite run per mutant. Not part
+# of make test. MUTATE_FLAGS passes flags, for example
+# MUTATE_FLAGS='-size 150 -seed 1 -packages cell,config'.
+MUTATE_FLAGS ?=
+.PHONY: mutate
+mutate: deps
+	cd tools && $(GO) run ./cmd/mutate $(MUTATE_FLAGS)
+
 # conformance-openclaw runs the suite against the published OpenClaw
 # (conformance/openclaw): it installs OPENCLAW_VERSION with its Node build
 # from the npm registry into the cache on first use

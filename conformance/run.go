@@ -53,6 +53,9 @@ type Options struct {
 	Concurrency int
 	// FS overrides the features (default features.FS).
 	FS fs.FS
+	// FailFast stops the run at the first failing scenario (a mutation
+	// test's oracle needs only to know that something fails).
+	FailFast bool
 	// Paths selects feature files or scenarios ("08-runs-and-wait.feature",
 	// "08-runs-and-wait.feature:613"); empty means every feature.
 	Paths []string
@@ -310,14 +313,15 @@ func runPass(opts Options, fsys fs.FS, index *FeatureIndex, selected []string, s
 		Name:                "conformance",
 		ScenarioInitializer: init,
 		Options: &godog.Options{
-			Format:      "progress",
-			Output:      io.Discard,
-			FS:          fsys,
-			Paths:       paths,
-			Tags:        opts.Tags,
-			Strict:      true,
-			Randomize:   seed,
-			Concurrency: concurrency,
+			Format:        "progress",
+			Output:        io.Discard,
+			FS:            fsys,
+			Paths:         paths,
+			Tags:          opts.Tags,
+			Strict:        true,
+			Randomize:     seed,
+			Concurrency:   concurrency,
+			StopOnFailure: opts.FailFast,
 		},
 	}
 	suite.Run() // The status is recomputed from the results and the baseline.

@@ -88,6 +88,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	list := fs.Bool("list", false, "list every scenario with its tags and exit")
 	seed := fs.Int64("seed", 0, "scenario order seed (0 picks one and prints it)")
 	concurrency := fs.Int("concurrency", 1, "scenarios run at the same time")
+	failFast := fs.Bool("fail-fast", false, "stop at the first failing scenario")
 	profile := fs.String("profile", "", "comma-separated profiles to run, e.g. core,mcp (default all)")
 	updateBaseline := fs.Bool("update-baseline", false, "update conformance/baselines/<target>.txt for the scenarios of this run (failures listed with their signatures, passes removed), for review")
 	var paths multiFlag
@@ -216,7 +217,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	rep, err := conformance.Run(context.Background(), conformance.Options{
-		Target: *target, Make: mk, Tags: tagExpr, Seed: *seed, Progress: progress, Concurrency: *concurrency, Paths: paths,
+		Target: *target, Make: mk, Tags: tagExpr, Seed: *seed, Progress: progress, Concurrency: *concurrency, Paths: paths, FailFast: *failFast,
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "conform: %v\n", err)

@@ -1,0 +1,265 @@
+// Command mutate measures the conformance suite's strength by mutation
+// testing: it asks gremlins (github.com/go-gremlins/gremlins, in its
+// dry-run mode) for the mutants of the reference's internal packages, takes
+// a sample, and runs the in-process suite against each mutant, applied as a
+// build overlay. A mutant is killed when a scenario fails or the suite does
+// not finish in time, and lives when every scenario passes. Scenarios
+// tagged @timing are left out of the oracle.
+//
+// Usage:
+//
+//	mutate [-size 150] [-seed 1] [-packages cell,catalog,...] [-timeout 10m]
+//	       [-equivalent docs/mutation-equivalent.txt] [-out docs/mutation.md]
+//
+// It writes the score and the surviving mutants to -out (and every result
+// to -json); a surviving mutant is either killed by a new or sharpened
+// scenario, or recorded in the -equivalent file with the reason no behaviour
+// can tell it from the original.
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/codemodekit/kit/tools/internal/mutation"
+)
+
+// gremlins is the pinned mutation tool that finds the mutants.
+const gremlins = "github.com/go-gremlins/gremlins/cmd/gremlins@v0.6.0"
+
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("mutate", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	size := fs.Int("size", 150, "mutants to sample")
+	seed := fs.Uint64("seed", 1, "sample seed")
+	packages := fs.String("packages", "cell,catalog,config,surface,prepare,mcpns,guest,engine", "reference/internal packages to mutate")
+	timeout := fs.Duration("timeout", 10*time.Minute, "how long the suite may run against one mutant")
+	equivalent := fs.String("equivalent", "docs/mutation-equivalent.txt", "mutants recorded as equivalent (a relative path is from the repository root)")
+	out := fs.String("out", "docs/mutation.md", "where the score goes (a relative path is from the repository root)")
+	jsonOut := fs.String("json", "reports/mutation.json", "where every result goes (a relative path is from the repository root)")
+	oracleFlags := fs.String("oracle-flags", "", "more conform flags for the oracle, e.g. \"--path 02-configuration.feature\" for a quick look (the score counts only with the whole suite)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	root, err := repoRoot()
+	if err != nil {
+		fmt.Fprintf(stderr, "mutate: %v\n", err)
+		return 2
+	}
+	var all []mutation.Mutant
+	for _, p := range strings.Split(*packages, ",") {
+		ms, err := mutants(root, "internal/"+strings.TrimSpace(p))
+		if err != nil {
+			fmt.Fprintf(stderr, "mutate: %v\n", err)
+			return 2
+		}
+		all = append(all, ms...)
+	}
+	sample := mutation.Sample(all, *size, *seed)
+	fmt.Fprintf(stdout, "mutate: %d mutants found, %d sampled (seed %d)\n", len(all), len(sample), *seed)
+
+	work, err := os.MkdirTemp("", "mutate-")
+	if err != nil {
+		fmt.Fprintf(stderr, "mutate: %v\n", err)
+		return 2
+	}
+	defer os.RemoveAll(work)
+	// The oracle must pass unmutated, or every mutant would look killed.
+	extra := strings.Fields(*oracleFlags)
+	if r := oracle(root, work, nil, *timeout, extra); r.Outcome != mutation.Lived {
+		fmt.Fprintf(stderr, "mutate: the suite does not pass on the unmutated reference (%s: %s)\n", r.Outcome, r.By)
+		return 2
+	}
+	var results []mutation.Result
+	for i, m := range sample {
+		r := oracle(root, work, &m, *timeout, extra)
+		results = append(results, r)
+		fmt.Fprintf(stdout, "%3d/%d %-10s %5.0fs %s %s\n", i+1, len(sample), r.Outcome, r.Seconds, m.ID(), r.By)
+	}
+	eq := map[string]string{}
+	at := func(p string) string {
+		if filepath.IsAbs(p) {
+			return p
+		}
+		return filepath.Join(root, p)
+	}
+	if b, err := os.ReadFile(at(*equivalent)); err == nil {
+		if eq, err = mutation.ParseEquivalents(b); err != nil {
+			fmt.Fprintf(stderr, "mutate: %s: %v\n", *equivalent, err)
+			return 2
+		}
+	}
+	var md bytes.Buffer
+	title := fmt.Sprintf("Mutation score of the conformance suite (sample of %d, seed %d)", len(sample), *seed)
+	if err := mutation.Markdown(&md, title, results, eq); err != nil {
+		fmt.Fprintf(stderr, "mutate: %v\n", err)
+		return 2
+	}
+	fmt.Fprintf(&md, "\nMutants: gremlins `%s` (dry run) over reference/internal/{%s}. Oracle: the in-process suite (`conform --fail-fast`), built with each mutant as an overlay. Regenerate: `make mutate MUTATE_FLAGS='-size %d -seed %d'`.\n",
+		strings.TrimPrefix(gremlins, "github.com/go-gremlins/gremlins/cmd/"), *packages, *size, *seed)
+	if err := os.WriteFile(at(*out), md.Bytes(), 0o644); err != nil {
+		fmt.Fprintf(stderr, "mutate: %v\n", err)
+		return 2
+	}
+	b, _ := json.MarshalIndent(results, "", "  ")
+	_ = os.MkdirAll(filepath.Dir(at(*jsonOut)), 0o755)
+	if err := os.WriteFile(at(*jsonOut), append(b, '\n'), 0o644); err != nil {
+		fmt.Fprintf(stderr, "mutate: %v\n", err)
+		return 2
+	}
+	s := mutation.Tally(results, eq)
+	fmt.Fprintf(stdout, "mutate: %.1f%% killed (%d killed, %d lived, %d equivalent, %d not viable); %s\n", s.Percent(), s.Killed, s.Lived, s.Equivalent, s.NotViable, *out)
+	return 0
+}
+
+// mutants asks gremlins for the mutants of one reference package.
+func mutants(root, pkg string) ([]mutation.Mutant, error) {
+	tmp, err := os.CreateTemp("", "gremlins-*.json")
+	if err != nil {
+		return nil, err
+	}
+	tmp.Close()
+	defer os.Remove(tmp.Name())
+	cmd := exec.Command("go", "run", gremlins, "unleash", "--dry-run", "--silent", "-o", tmp.Name(), "./"+pkg)
+	cmd.Dir = filepath.Join(root, "reference")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("gremlins %s: %v\n%s", pkg, err, out)
+	}
+	b, err := os.ReadFile(tmp.Name())
+	if err != nil {
+		return nil, err
+	}
+	var rep struct {
+		Files []struct {
+			Name      string `json:"file_name"`
+			Mutations []struct {
+				Type   string `json:"type"`
+				Status string `json:"status"`
+				Line   int    `json:"line"`
+				Column int    `json:"column"`
+			} `json:"mutations"`
+		} `json:"files"`
+	}
+	if err := json.Unmarshal(b, &rep); err != nil {
+		return nil, fmt.Errorf("gremlins %s: %w", pkg, err)
+	}
+	var out []mutation.Mutant
+	for _, f := range rep.Files {
+		for _, m := range f.Mutations {
+			if m.Status == "NOT VIABLE" {
+				continue
+			}
+			out = append(out, mutation.Mutant{Package: pkg, File: filepath.Base(f.Name), Line: m.Line, Column: m.Column, Type: m.Type})
+		}
+	}
+	return out, nil
+}
+
+// oracle builds conform with the mutant as an overlay (none for nil) and
+// runs the in-process suite with it.
+func oracle(root, work string, m *mutation.Mutant, timeout time.Duration, extra []string) mutation.Result {
+	start := time.Now()
+	res := func(outcome, by string) mutation.Result {
+		r := mutation.Result{Outcome: outcome, By: by, Seconds: time.Since(start).Seconds()}
+		if m != nil {
+			r.Mutant = *m
+		}
+		return r
+	}
+	bin := filepath.Join(work, "conform")
+	build := []string{"build", "-o", bin}
+	if m != nil {
+		path := filepath.Join(root, "reference", m.Package, m.File)
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return res(mutation.NotViable, err.Error())
+		}
+		mutated, err := m.Apply(src)
+		if err != nil {
+			return res(mutation.NotViable, err.Error())
+		}
+		file := filepath.Join(work, "mutant.go")
+		if err := os.WriteFile(file, mutated, 0o644); err != nil {
+			return res(mutation.NotViable, err.Error())
+		}
+		overlay, _ := json.Marshal(map[string]any{"Replace": map[string]string{path: file}})
+		ov := filepath.Join(work, "overlay.json")
+		if err := os.WriteFile(ov, overlay, 0o644); err != nil {
+			return res(mutation.NotViable, err.Error())
+		}
+		build = append(build, "-overlay", ov)
+	}
+	cmd := exec.Command("go", append(build, "./cmd/conform")...)
+	cmd.Dir = filepath.Join(root, "tools")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return res(mutation.NotViable, "build: "+firstLine(string(out)))
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	// Timing-sensitive scenarios are no oracle: under load they would kill
+	// mutants that change nothing.
+	run := exec.CommandContext(ctx, bin, append([]string{"--fail-fast", "--concurrency", "2", "--format", "junit", "--tags", "~@timing"}, extra...)...)
+	run.Dir = filepath.Join(root, "tools")
+	var stderr bytes.Buffer
+	run.Stdout, run.Stderr = io.Discard, &stderr
+	err := run.Run()
+	var exit *exec.ExitError
+	switch {
+	case ctx.Err() != nil:
+		return res(mutation.TimedOut, "the suite ran past "+timeout.String())
+	case err == nil:
+		return res(mutation.Lived, "")
+	case errors.As(err, &exit):
+		return res(mutation.Killed, firstFailure(stderr.String()))
+	default:
+		return res(mutation.Killed, err.Error())
+	}
+}
+
+// firstFailure finds the first failing scenario in conform's progress.
+func firstFailure(progress string) string {
+	for _, l := range strings.Split(progress, "\n") {
+		if strings.HasPrefix(l, "failed ") {
+			return strings.TrimSpace(strings.TrimPrefix(l, "failed"))
+		}
+	}
+	return firstLine(progress)
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	if len(s) > 160 {
+		s = s[:160] + "..."
+	}
+	return s
+}
+
+// repoRoot is the directory of go.work above the working directory.
+func repoRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.work")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("no go.work above the working directory: run mutate inside the repository")
+		}
+		dir = parent
+	}
+}
