@@ -71,7 +71,9 @@ func TestSample(t *testing.T) {
 }
 
 func TestTally(t *testing.T) {
-	m := func(line int) Mutant { return Mutant{Package: "p", File: "x.go", Line: line, Column: 1, Type: "ARITHMETIC_BASE"} }
+	m := func(line int) Mutant {
+		return Mutant{Package: "p", File: "x.go", Line: line, Column: 1, Type: "ARITHMETIC_BASE"}
+	}
 	results := []Result{
 		{Mutant: m(1), Outcome: Killed}, {Mutant: m(2), Outcome: TimedOut}, {Mutant: m(3), Outcome: Lived},
 		{Mutant: m(4), Outcome: Lived}, {Mutant: m(5), Outcome: NotViable},
