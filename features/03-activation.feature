@@ -120,17 +120,17 @@ Feature: Activation
     When a turn starts
     And the model calls exec with:
       """js
-      return ALL_TOOLS.map((entry) => entry.id);
+      return ALL_TOOLS.map((entry) => entry.name).sort();
       """
     Then the result value is:
       """json
-      <ids>
+      <names>
       """
 
     Examples:
-      | entry                           | ids                                                                                  |
-      | weather                         | ["openclaw:core:read", "openclaw:shipping:shipping_list", "client:app:select_file"] |
-      | openclaw:shipping:shipping_list | ["openclaw:core:read", "openclaw:core:weather", "client:app:select_file"]           |
+      | entry                           | names                                     |
+      | weather                         | ["read", "select_file", "shipping_list"] |
+      | openclaw:shipping:shipping_list | ["read", "select_file", "weather"]       |
 
   @core @CM-3.7 @CM-16.3 @checklist-7
   Scenario: Activation: a denied tool cannot be called by a guessed id or name
@@ -201,17 +201,11 @@ Feature: Activation
       """
     When the model calls exec with:
       """js
-      return ALL_TOOLS.map((entry) => entry.id);
+      return ALL_TOOLS.map((entry) => entry.name).sort();
       """
     Then the result value is:
       """json
-      [
-        "openclaw:core:message",
-        "openclaw:browser:browser_request",
-        "openclaw:shipping:shipping_list",
-        "openclaw:tasks:llm-task",
-        "client:app:select_file"
-      ]
+      ["browser_request", "llm-task", "message", "select_file", "shipping_list"]
       """
 
   @core @CM-3.9 @CM-4.4
@@ -239,7 +233,7 @@ Feature: Activation
     And the model-visible tools do not include "tool_search_code"
     When the model calls exec with:
       """js
-      return ALL_TOOLS.map((entry) => entry.name);
+      return ALL_TOOLS.filter((entry) => entry.source !== "client").map((entry) => entry.name);
       """
     Then the result value is:
       """json

@@ -392,7 +392,11 @@ Feature: Results and output
       """json
       []
       """
-    When the model calls wait
+    When a turn starts
+    And the model calls wait with run id arguments:
+      """json
+      {"runId": "<run-id:1>"}
+      """
     Then the wait is refused with "code mode run is unavailable or expired."
 
   @snapshots @CM-7.20 @CM-7.13 @checklist-20

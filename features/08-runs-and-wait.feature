@@ -533,7 +533,11 @@ Feature: Runs, snapshots and wait
       """json
       {"bridgeDispatchStarted": true}
       """
-    When the model calls wait
+    When a turn starts
+    And the model calls wait with run id arguments:
+      """json
+      {"runId": "<run-id:1>"}
+      """
     Then the wait is refused with "code mode run is unavailable or expired."
 
   @snapshots @CM-8.29 @CM-8.30 @CM-22.13 @CM-8.28 @checklist-22 @e2e-15

@@ -66,7 +66,7 @@ Feature: Real MCP transports and their failure modes
       {"entityType": "test", "observations": ["seen by code mode"]}
       """
 
-  @real-mcp @CM-14.1 @CM-14.6
+  @real-mcp @CM-14.1 @CM-14.6 @CM-14.16
   Scenario: A real filesystem server error comes back as an isError result the guest can inspect
     Given the real MCP server "filesystem"
     When a turn starts

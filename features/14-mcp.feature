@@ -981,7 +981,7 @@ Feature: MCP namespace, $api and virtual declaration files
       {"unknownInside": true, "leafRendered": false, "flag": true}
       """
 
-  @mcp @CM-14.15 @CM-8.12
+  @mcp @CM-14.15 @CM-8.12 @CM-14.16
   Scenario: A pending MCP call is a namespace bridge request that wait resumes
     Given code mode is configured as:
       """json

@@ -97,12 +97,12 @@ Feature: Nested tool execution and trajectory projection
           attempts.push(error.message);
         }
       }
-      return { ids: ALL_TOOLS.map((entry) => entry.id), attempts };
+      return { names: ALL_TOOLS.map((entry) => entry.name).sort(), attempts };
       """
     Then the result value is:
       """json
       {
-        "ids": ["openclaw:core:read", "openclaw:shipping:shipping_list", "client:app:select_file"],
+        "names": ["read", "select_file", "shipping_list"],
         "attempts": [
           "Unknown tool id: openclaw:core:weather. Did you mean: read, shipping_list? Use tools.search to find a tool, tools.describe to inspect it, then tools.call with the exact id or name.",
           "Unknown tool id: weather. Use tools.search to find a tool, tools.describe to inspect it, then tools.call with the exact id or name."
@@ -371,12 +371,13 @@ Feature: Nested tool execution and trajectory projection
     When a turn starts
     And the model calls exec with:
       """js
-      const raw = await tools.call("client:app:select_file", { prompt: "Pick a report" });
-      return { tool: raw.tool.id, source: raw.tool.source, details: raw.result.details };
+      const client = ALL_TOOLS.find((entry) => entry.name === "select_file");
+      const raw = await tools.call(client.id, { prompt: "Pick a report" });
+      return { tool: raw.tool.id === client.id, source: raw.tool.source, details: raw.result.details };
       """
     Then the result value is:
       """json
-      {"tool": "client:app:select_file", "source": "client", "details": {"path": "report.pdf"}}
+      {"tool": true, "source": "client", "details": {"path": "report.pdf"}}
       """
     And the tool "select_file" was last called with:
       """json
@@ -394,7 +395,8 @@ Feature: Nested tool execution and trajectory projection
     When a turn starts
     And the model calls exec with tool call id "call_exec_7":
       """js
-      const picked = await tools.callValue("client:app:select_file", { prompt: "Pick" });
+      const client = ALL_TOOLS.find((entry) => entry.name === "select_file");
+      const picked = await tools.callValue(client.id, { prompt: "Pick" });
       const file = await tools.callValue("openclaw:core:read", { path: picked.path });
       return [picked.path, file.kind];
       """

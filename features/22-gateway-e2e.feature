@@ -316,7 +316,11 @@ Feature: Gateway, transcripts and the end-to-end plan
     Then the result is waiting with reason "yield"
     When the model calls wait
     Then the result fails with code "timeout"
-    When the model calls wait
+    When a turn starts
+    And the model calls wait with run id arguments:
+      """json
+      {"runId": "<run-id:1>"}
+      """
     Then the wait is refused with "code mode run is unavailable or expired."
 
   @e2e @CM-22.4 @CM-22.12 @e2e-16 @checklist-24
