@@ -8,13 +8,14 @@ import (
 	"strings"
 
 	"github.com/codemodekit/kit/conformance"
+	"github.com/codemodekit/kit/tools/internal/repo"
 )
 
 // appendixA reads the rows of SPEC.md's Appendix A when conform runs inside
 // the repository, and nil otherwise (a standalone conform then reports
 // causes without row topics and cannot check its baseline's citations).
 func appendixA() conformance.AppendixA {
-	root, err := repoRoot()
+	root, err := repo.Root()
 	if err != nil {
 		return nil
 	}

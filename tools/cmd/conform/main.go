@@ -61,6 +61,7 @@ import (
 	"github.com/codemodekit/kit/conformance/driver"
 	codemode "github.com/codemodekit/kit/reference"
 	"github.com/codemodekit/kit/reference/codemodetest"
+	"github.com/codemodekit/kit/tools/internal/repo"
 	"github.com/codemodekit/kit/tools/internal/report"
 )
 
@@ -146,7 +147,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	} else if *target == openclawTarget {
 		// OpenClaw runs in a loopback-only network namespace: installed
 		// first (npm registry), then conform runs again inside it.
-		if _, err := repoRoot(); err == nil && os.Getenv(netnsEnv) == "" {
+		if _, err := repo.Root(); err == nil && os.Getenv(netnsEnv) == "" {
 			if _, err := openclawInstallFor(*openclawVersion, stderr); err != nil {
 				fmt.Fprintf(stderr, "conform: %v\n", err)
 				return 2

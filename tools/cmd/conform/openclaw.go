@@ -12,6 +12,7 @@ import (
 
 	"github.com/codemodekit/kit/conformance/openclaw"
 	"github.com/codemodekit/kit/reference/codemodetest"
+	"github.com/codemodekit/kit/tools/internal/repo"
 	"github.com/codemodekit/kit/tools/internal/report"
 )
 
@@ -77,7 +78,7 @@ func inNetns(args []string, stdout, stderr io.Writer) (code int, ok bool) {
 // openclawInfo makes the OpenClaw target of version; the cleanup stops
 // its gateway and prints the gateway start times.
 func openclawInfo(version string, stderr io.Writer) (targetInfo, string, func(), error) {
-	root, err := repoRoot()
+	root, err := repo.Root()
 	if err != nil {
 		return targetInfo{}, "", nil, err
 	}
@@ -118,27 +119,9 @@ func openclawInfo(version string, stderr io.Writer) (targetInfo, string, func(),
 	return targetInfo{make: r.MakeTarget(), claimed: report.Profiles}, openclawTarget + "-" + version, cleanup, nil
 }
 
-// repoRoot is the directory holding go.work, from the working directory up.
-func repoRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.work")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("no go.work above the working directory: run conform inside the repository")
-		}
-		dir = parent
-	}
-}
-
 // openclawInstallFor installs version when it is missing.
 func openclawInstallFor(version string, log io.Writer) (string, error) {
-	root, err := repoRoot()
+	root, err := repo.Root()
 	if err != nil {
 		return "", err
 	}

@@ -32,6 +32,7 @@ import (
 	"time"
 
 	"github.com/codemodekit/kit/tools/internal/mutation"
+	"github.com/codemodekit/kit/tools/internal/repo"
 )
 
 // gremlins is the pinned mutation tool that finds the mutants.
@@ -53,7 +54,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	root, err := repoRoot()
+	root, err := repo.Root()
 	if err != nil {
 		fmt.Fprintf(stderr, "mutate: %v\n", err)
 		return 2
@@ -244,22 +245,4 @@ func firstLine(s string) string {
 		s = s[:160] + "..."
 	}
 	return s
-}
-
-// repoRoot is the directory of go.work above the working directory.
-func repoRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.work")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("no go.work above the working directory: run mutate inside the repository")
-		}
-		dir = parent
-	}
 }
