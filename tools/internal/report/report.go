@@ -139,6 +139,18 @@ func Summary(w io.Writer, r *conformance.Report) error {
 		t := bc[c]
 		fmt.Fprintf(w, "| %s | %d | %d | %d | %d | %d |\n", c, t.Total(), t.Passed, t.Failed, t.ExpectedFail, t.NotApplicable)
 	}
+	var retried []string
+	for _, res := range r.Results {
+		if res.Retried {
+			retried = append(retried, fmt.Sprintf("%s:%d %s (%s)", res.Feature, res.Line, escape(res.Name), res.Status))
+		}
+	}
+	if len(retried) > 0 {
+		fmt.Fprint(w, "\n## Retried\n\nTiming-sensitive scenarios (`@timing`) that failed once and ran again; the result is the second run's.\n\n")
+		for _, l := range retried {
+			fmt.Fprintf(w, "- %s\n", l)
+		}
+	}
 	if len(r.BaselineProblems) > 0 {
 		fmt.Fprint(w, "\n## Baseline problems\n\nEntries the baseline should not have: an over-assertion cites rows that concern none of its scenario's clauses.\n\n")
 		for _, p := range r.BaselineProblems {

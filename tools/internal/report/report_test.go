@@ -23,7 +23,7 @@ func sample() *conformance.Report {
 	r := &conformance.Report{
 		Target: "sample", Seed: 7, Tags: "~@slow",
 		Results: []conformance.Result{
-			{Feature: "01-exec.feature", Line: 10, Name: "exec returns a value", Tags: []string{"@core", "@CM-1.1"}, Status: conformance.StatusPassed, Duration: 0.01},
+			{Feature: "01-exec.feature", Line: 10, Name: "exec returns a value", Tags: []string{"@core", "@CM-1.1", "@timing"}, Status: conformance.StatusPassed, Duration: 0.01, Retried: true},
 			{Feature: "01-exec.feature", Line: 20, Name: "pipes | and <tags> & quotes \"", Tags: []string{"@core", "@security", "@CM-1.2"}, Status: conformance.StatusFailed, Step: `Then the result is "x"`, Error: "first line\nsecond <line>", Duration: 0.02},
 			{Feature: "08-runs.feature", Line: 30, Name: "wait resumes", Tags: []string{"@snapshots", "@CM-8.10"}, Status: conformance.StatusExpectedFail, Reason: "not yet", Duration: 0.03},
 			{Feature: "08-runs.feature", Line: 35, Name: "wait refuses", Tags: []string{"@snapshots", "@CM-8.20"}, Status: conformance.StatusExpectedFail, Reason: "known divergence (SPEC A#7)", Duration: 0.03},
