@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 )
@@ -85,11 +86,47 @@ func persistedTruncated(details json.RawMessage) bool {
 // when the text is JSON (an exec or wait payload the model was sent) the
 // outcome has no details and the payload is read from the text; otherwise
 // the stand-in is the best record there is (it keeps the status).
+//
+// A run that read external content (an MCP server's) reaches the model
+// wrapped in OpenClaw's external-content envelope, with no details: the
+// outcome's details are then the payload inside the envelope, so that a
+// scenario reads the payload its clauses concern, while the text keeps the
+// envelope for the scenarios of the model boundary (CM-1.10, SPEC A#24).
 func outcomeDetails(details json.RawMessage, text string) json.RawMessage {
+	if len(details) == 0 || persistedTruncated(details) {
+		if inner, ok := envelopeContent(text); ok {
+			return inner
+		}
+	}
 	if persistedTruncated(details) && json.Valid([]byte(text)) {
 		return nil
 	}
 	return details
+}
+
+// envelopeStartRE matches the start marker of OpenClaw's external-content
+// envelope.
+var envelopeStartRE = regexp.MustCompile(`<<<EXTERNAL_UNTRUSTED_CONTENT id="([^"]*)">>>\n`)
+
+// envelopeContent returns the JSON content of an external-content
+// envelope: the text between the metadata's "---" line and the end marker
+// with the same id.
+func envelopeContent(text string) (json.RawMessage, bool) {
+	m := envelopeStartRE.FindStringSubmatchIndex(text)
+	if m == nil {
+		return nil, false
+	}
+	id := text[m[2]:m[3]]
+	rest := text[m[1]:]
+	_, body, ok := strings.Cut(rest, "\n---\n")
+	if !ok {
+		return nil, false
+	}
+	body, _, ok = strings.Cut(body, "\n<<<END_EXTERNAL_UNTRUSTED_CONTENT id=\""+id+"\">>>")
+	if !ok || !json.Valid([]byte(body)) {
+		return nil, false
+	}
+	return json.RawMessage(body), true
 }
 
 // contentText joins the text blocks of a tool result's content.

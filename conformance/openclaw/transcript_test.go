@@ -2,6 +2,7 @@ package openclaw
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -40,5 +41,37 @@ func TestOutcomeDetails(t *testing.T) {
 		if got := string(outcomeDetails(json.RawMessage(tt.details), tt.text)); got != tt.want {
 			t.Errorf("outcomeDetails(%s, %q) = %s, want %s", tt.details, tt.text, got, tt.want)
 		}
+	}
+}
+
+// TestOutcomeDetails_Envelope: a payload wrapped in the external-content
+// envelope, with no details, is read from inside the envelope; anything
+// else is left as it is.
+func TestOutcomeDetails_Envelope(t *testing.T) {
+	wrapped := "SECURITY NOTICE: The following content is from an EXTERNAL, UNTRUSTED source.\n\n" +
+		"<<<EXTERNAL_UNTRUSTED_CONTENT id=\"0123456789abcdef\">>>\nSource: MCP\n---\n" +
+		"{\n  \"status\": \"completed\",\n  \"value\": 1\n}\n<<<END_EXTERNAL_UNTRUSTED_CONTENT id=\"0123456789abcdef\">>>"
+	tests := []struct {
+		name    string
+		details string
+		text    string
+		want    string
+	}{
+		{name: "wrapped, no details", text: wrapped, want: "{\n  \"status\": \"completed\",\n  \"value\": 1\n}"},
+		{name: "wrapped, with details", details: `{"status":"failed"}`, text: wrapped, want: `{"status":"failed"}`},
+		{name: "end marker of another id", text: strings.Replace(wrapped, "END_EXTERNAL_UNTRUSTED_CONTENT id=\"0123456789abcdef\"", "END_EXTERNAL_UNTRUSTED_CONTENT id=\"ffffffffffffffff\"", 1)},
+		{name: "content is no JSON", text: strings.Replace(wrapped, "\"value\": 1", "\"value\": 1 [truncated]", 1)},
+		{name: "plain text", text: "not wrapped"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var details json.RawMessage
+			if tt.details != "" {
+				details = json.RawMessage(tt.details)
+			}
+			if got := string(outcomeDetails(details, tt.text)); got != tt.want {
+				t.Errorf("outcomeDetails = %q, want %q", got, tt.want)
+			}
+		})
 	}
 }
