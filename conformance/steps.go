@@ -808,7 +808,8 @@ func (w *world) resultExactMembers() error {
 // of a refusal (a failed payload with invalid_input in the input phase,
 // not a rejected tool call) is CM-8.18's and CM-8.20's requirement: a
 // scenario that names neither checks only that the refusal reached the
-// model with that message and resumed nothing.
+// model with that message (as a payload's error, quoted inside one, or as
+// the text of a rejected call) and resumed nothing.
 func (w *world) waitRefused(msg string) error {
 	if w.last == nil || w.last.name != "wait" {
 		return errors.New("the model has not called wait yet")
@@ -827,7 +828,7 @@ func (w *world) waitRefused(msg string) error {
 	}
 	errText, _ := m["error"].(string)
 	switch {
-	case m != nil && m["status"] != "failed":
+	case m != nil && (m["status"] == "completed" || m["status"] == "waiting"):
 		return mismatch("$.status", "failed", m["status"], "the wait was not refused: result %s", show(m))
 	case errText == msg, strings.Contains(errText, strconv.Quote(msg)):
 		return nil
