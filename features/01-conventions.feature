@@ -43,7 +43,7 @@ Feature: Conventions, scope and conformance model
       """
     And the result text is the pretty JSON of the result
 
-  @snapshots @CM-1.9 @CM-1.11 @CM-1.12 @CM-1.18
+  @snapshots @CM-1.9 @CM-1.10 @CM-1.11 @CM-1.12 @CM-1.18
   Scenario: Conventions: waiting and resumed payloads are compared exactly except for the random run id
     Given the catalog "basic"
     When a turn starts

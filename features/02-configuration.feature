@@ -527,7 +527,7 @@ Feature: Configuration
       """
     Then the result fails with code "output_limit_exceeded"
 
-  @snapshots @CM-2.14 @CM-3.15
+  @snapshots @CM-2.14 @CM-3.15 @CM-7.21
   Scenario: Configuration: a suspended run keeps the limits resolved when its exec started
     Given code mode is configured as:
       """json

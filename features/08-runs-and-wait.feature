@@ -562,7 +562,7 @@ Feature: Runs, snapshots and wait
     And 100 ms pass
     Then the tool "weather" was not called
 
-  @snapshots @CM-8.29
+  @snapshots @CM-8.29 @timing
   Scenario: the run expiry counts from the latest suspension
     Given code mode is configured as:
       """json
