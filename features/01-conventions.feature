@@ -234,16 +234,16 @@ Feature: Conventions, scope and conformance model
     Then the model-visible tools are "exec, wait, computer"
     When the model calls exec with:
       """js
-      return ALL_TOOLS.map((entry) => entry.id);
+      return ALL_TOOLS.map((entry) => entry.name).sort();
       """
     Then the result value is:
       """json
       [
-        "openclaw:core:exec",
-        "openclaw:core:message",
-        "openclaw:browser:browser_request",
-        "openclaw:shipping:shipping_list",
-        "client:app:select_file"
+        "browser_request",
+        "exec",
+        "message",
+        "select_file",
+        "shipping_list"
       ]
       """
     And the telemetry includes:

@@ -15,11 +15,11 @@ Feature: Configuration
     Then the model-visible tools are "exec, wait"
     When the model calls exec with:
       """js
-      return ALL_TOOLS.map((entry) => entry.name);
+      return ALL_TOOLS.map((entry) => entry.name).sort();
       """
     Then the result value is:
       """json
-      ["read", "weather", "shipping_list", "select_file"]
+      ["read", "select_file", "shipping_list", "weather"]
       """
 
     Examples:

@@ -68,12 +68,12 @@ Feature: Gateway, transcripts and the end-to-end plan
     When a turn starts
     And the model calls exec with:
       """js
-      return { ids: ALL_TOOLS.map((entry) => entry.id), computer: ALL_TOOLS.some((entry) => entry.name === "computer") };
+      return { names: ALL_TOOLS.map((entry) => entry.name).sort(), computer: ALL_TOOLS.some((entry) => entry.name === "computer") };
       """
     Then the result value is:
       """json
       {
-        "ids": ["openclaw:core:read", "openclaw:core:weather", "openclaw:shipping:shipping_list", "client:app:select_file"],
+        "names": ["read", "select_file", "shipping_list", "weather"],
         "computer": false
       }
       """
@@ -88,7 +88,7 @@ Feature: Gateway, transcripts and the end-to-end plan
       const [hit] = await tools.search("weather", { limit: 1 });
       const described = await tools.describe("openclaw:shipping:shipping_list");
       const shipments = await tools.callValue("openclaw:shipping:shipping_list", {});
-      const picked = await tools.callValue("client:app:select_file", { prompt: "Pick a report" });
+      const picked = await tools.callValue(ALL_TOOLS.find((entry) => entry.source === "client").id, { prompt: "Pick a report" });
       const raw = await tools.call("openclaw:core:read", { path: "notes.txt" });
       return {
         hit: hit.id,
@@ -158,7 +158,7 @@ Feature: Gateway, transcripts and the end-to-end plan
       {"callCount": 0}
       """
 
-  @e2e @CM-22.12 @CM-11.21 @e2e-10 @checklist-11
+  @e2e @CM-22.12 @CM-11.21 @CM-14.16 @e2e-10 @checklist-11
   Scenario: E2E step 10: an MCP tool is called through MCP.notes and nowhere else
     Given code mode is enabled
     And the catalog "basic"
