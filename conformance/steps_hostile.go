@@ -214,9 +214,20 @@ func (w *world) hostileEnds(h *hostileRun) error {
 	return nil
 }
 
-// trivialExec proves the host is still usable: a fresh run in the same
-// turn completes with 1 + 1.
+// trivialExec proves the host is still usable: a fresh run in a new turn
+// of the same session completes with 1 + 1. A new turn, because how a turn
+// goes on after a failed run is the model boundary's business (SPEC A#56),
+// not the sandbox's.
 func (w *world) trivialExec() error {
+	ts, err := w.turn()
+	if err != nil {
+		return err
+	}
+	next := ts.spec
+	next.RunID = "" // a new agent run of the same session
+	if err := w.startTurn(next); err != nil {
+		return err
+	}
 	rec, err := w.call("exec", json.RawMessage(`{"code":"return 1 + 1;"}`))
 	if err != nil {
 		return err
