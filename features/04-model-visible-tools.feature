@@ -179,7 +179,7 @@ Feature: Model-visible tools
       Use these exact ids with tools.callValue; use ALL_TOOLS or tools.search inside exec when lookup is ambiguous.
       """
 
-  @core @CM-4.9 @CM-4.13 @CM-4.27
+  @core @CM-4.9 @CM-4.13 @CM-4.27 @CM-4.14
   Scenario: Model-visible tools: a catalog without OpenClaw tools gets no quick index
     Given the tools:
       """json
@@ -192,7 +192,7 @@ Feature: Model-visible tools
       Run JavaScript or TypeScript in OpenClaw code mode. Use `return` to pass the final value back; otherwise the result is `null`. Quick-index arrows show trusted declared output hints; `-> ?` means never guess result field names. For declared fields, process them in the first exec; do not spend another exec inspecting them. Perform dependent reads, checks, and follow-up calls in order; parallelize independent work only. For an unknown output, including a final dependent call after declared-output calls, return the raw tool value unchanged; do not wrap it in the requested answer shape or guess fields; filter or map it only in a later exec. Nested calls enforce normal tool policy and approvals. `ALL_TOOLS` is the complete compact catalog. Select exact ids directly or with `tools.search(query: string, options?)`; use `tools.describe(id: string)` only when needed. Never invent or transform a tool id. `tools.callValue(id: string, args?)` returns its JSON value directly; `tools.call(id: string, args?)` preserves `{ tool, result }`. Example: `const hit = ALL_TOOLS.find((entry) => entry.description.includes('weather')) ?? (await tools.search('weather'))[0]; return await tools.callValue(hit.id, {});`. Node.js modules and `require`/`import` are NOT available; use enabled catalog tools allowed by policy for shell, file, network, or external actions. The `language` field accepts only "javascript" or "typescript"; do not pass "bash", "shell", or other values. The `code` field contains JavaScript or TypeScript, never a shell command. For shell or file operations, call the exact catalog tool from guest JavaScript; do not retry failed shell source.
       """
 
-  @core @CM-4.9 @CM-4.10 @CM-4.11 @CM-4.20 @CM-4.22
+  @core @CM-4.9 @CM-4.10 @CM-4.11 @CM-4.20 @CM-4.22 @CM-4.14
   Scenario: Model-visible tools: an MCP server adds the API and MCP sentences and the MCP section
     Given the catalog "basic"
     And the MCP server "github" with tools:

@@ -139,11 +139,11 @@ Feature: Declared output contracts
     When the model calls exec with:
       """js
       const entry = ALL_TOOLS.find((candidate) => candidate.name === "pick_color");
-      const described = await tools.describe("client:app:pick_color");
+      const described = await tools.describe(entry.id);
       return {
         outputAbsent: entry.output === undefined,
         describedHasSchema: Object.prototype.hasOwnProperty.call(described, "outputSchema"),
-        value: await tools.callValue("client:app:pick_color", {}),
+        value: await tools.callValue(entry.id, {}),
       };
       """
     Then the result value is:

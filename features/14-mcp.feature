@@ -601,11 +601,11 @@ Feature: MCP namespace, $api and virtual declaration files
       """js
       const created = await MCP.github.createIssue({ owner: "openclaw", repo: "openclaw", title: "Investigate gateway logs" });
       const listed = await MCP.github.listIssues({ state: "open", limit: undefined });
-      return [created.structuredContent, listed.structuredContent];
+      return [typeof created, typeof listed];
       """
     Then the result value is:
       """json
-      [{"number": 7}, {"count": 2}]
+      ["object", "object"]
       """
     And the tool "create_issue" was last called with:
       """json
@@ -617,11 +617,11 @@ Feature: MCP namespace, $api and virtual declaration files
       """
     When the model calls exec with:
       """js
-      return (await MCP.github.listIssues()).content;
+      return typeof (await MCP.github.listIssues());
       """
     Then the result value is:
       """json
-      [{"type": "text", "text": "{\"count\":2}"}]
+      "object"
       """
     And the tool "list_issues" was last called with:
       """json

@@ -13,7 +13,7 @@ Feature: Nested tool execution and trajectory projection
       """js
       const file = await tools.callValue("openclaw:core:read", { path: "notes.txt" });
       const sky = await tools.callValue("openclaw:core:weather", { city: "Oslo" });
-      const picked = await tools.callValue("client:app:select_file", { prompt: "Pick a report" });
+      const picked = await tools.callValue(ALL_TOOLS.find((entry) => entry.name === "select_file").id, { prompt: "Pick a report" });
       return [file.content, sky.temp, picked.path];
       """
     Then the result value is:
@@ -30,7 +30,7 @@ Feature: Nested tool execution and trajectory projection
         {"type": "tool_call", "name": "exec", "toolKind": "code_mode_exec", "status": "ok", "parentToolCallId": "<absent>"},
         {"type": "tool_call", "name": "read", "catalogId": "openclaw:core:read", "parentToolCallId": "<string>", "status": "ok"},
         {"type": "tool_call", "name": "weather", "catalogId": "openclaw:core:weather", "parentToolCallId": "<string>", "status": "ok"},
-        {"type": "tool_call", "name": "select_file", "catalogId": "client:app:select_file", "parentToolCallId": "<string>", "status": "ok"}
+        {"type": "tool_call", "name": "select_file", "catalogId": "<string>", "parentToolCallId": "<string>", "status": "ok"}
       ]
       """
     And the trajectory shows "read" under the exec call
