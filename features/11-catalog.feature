@@ -525,7 +525,7 @@ Feature: Tool catalog
       }
       """
 
-  @core @CM-11.32 @CM-16.13 @CM-10.17 @checklist-15
+  @core @CM-11.32 @CM-16.13 @CM-10.17 @CM-11.2 @checklist-15
   Scenario: Catalog: the code-mode exec and wait tools cannot be reached from guest code
     Given the catalog "basic"
     When a turn starts
