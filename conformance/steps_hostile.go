@@ -217,11 +217,15 @@ func (w *world) hostileEnds(h *hostileRun) error {
 // trivialExec proves the host is still usable: a fresh run in a new turn
 // of the same session completes with 1 + 1. A new turn, because how a turn
 // goes on after a failed run is the model boundary's business (SPEC A#56),
-// not the sandbox's.
+// not the sandbox's; the program's turn ends first, as a host runs one
+// turn of a session at a time.
 func (w *world) trivialExec() error {
 	ts, err := w.turn()
 	if err != nil {
 		return err
+	}
+	if err := w.endTurn(); err != nil {
+		return fmt.Errorf("end the program's turn: %w", err)
 	}
 	next := ts.spec
 	next.RunID = "" // a new agent run of the same session

@@ -392,7 +392,8 @@ Feature: Results and output
       """json
       []
       """
-    When a turn starts
+    When the turn ends
+    And a turn starts
     And the model calls wait with run id arguments:
       """json
       {"runId": "<run-id:1>"}

@@ -533,7 +533,8 @@ Feature: Runs, snapshots and wait
       """json
       {"bridgeDispatchStarted": true}
       """
-    When a turn starts
+    When the turn ends
+    And a turn starts
     And the model calls wait with run id arguments:
       """json
       {"runId": "<run-id:1>"}

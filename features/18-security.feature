@@ -335,7 +335,8 @@ Feature: Limits and the sandbox security boundary
       """
     Then the result fails with code "timeout"
     And the result error starts with "code mode "
-    When a turn starts
+    When the turn ends
+    And a turn starts
     And the model calls exec with:
       """js
       return (await tools.callValue("openclaw:core:weather", { city: "Oslo" })).sky;
@@ -564,7 +565,8 @@ Feature: Limits and the sandbox security boundary
     Then the result is waiting with reason "yield"
     When the model calls wait
     Then the result fails with code "timeout"
-    When a turn starts
+    When the turn ends
+    And a turn starts
     And the model calls wait with run id arguments:
       """json
       {"runId": "<run-id:1>"}

@@ -316,7 +316,8 @@ Feature: Gateway, transcripts and the end-to-end plan
     Then the result is waiting with reason "yield"
     When the model calls wait
     Then the result fails with code "timeout"
-    When a turn starts
+    When the turn ends
+    And a turn starts
     And the model calls wait with run id arguments:
       """json
       {"runId": "<run-id:1>"}
