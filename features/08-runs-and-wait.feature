@@ -541,7 +541,7 @@ Feature: Runs, snapshots and wait
       """
     Then the wait is refused with "code mode run is unavailable or expired."
 
-  @snapshots @CM-8.29 @CM-8.30 @CM-22.13 @CM-8.28 @checklist-22 @e2e-15
+  @snapshots @CM-8.29 @CM-8.30 @CM-22.13 @CM-8.28 @CM-8.20 @checklist-22 @e2e-15
   Scenario: a suspended run expires after snapshotTtlSeconds and its host work is cancelled
     Given code mode is configured as:
       """json

@@ -48,7 +48,7 @@ Feature: Real MCP transports and their failure modes
       }
       """
 
-  @real-mcp @CM-14.1 @CM-14.2
+  @real-mcp @CM-14.1 @CM-14.2 @CM-14.16
   Scenario: The real memory server stores an entity that read_graph returns in the same cell
     Given the real MCP server "memory"
     When a turn starts
@@ -201,7 +201,7 @@ Feature: Real MCP transports and their failure modes
       }
       """
 
-  @real-mcp @CM-14.12 @CM-14.24 @CM-14.26 @CM-14.27 @CM-11.21 @CM-10.22 @checklist-9 @checklist-10 @checklist-11
+  @real-mcp @CM-14.12 @CM-14.24 @CM-14.26 @CM-14.27 @CM-11.21 @CM-10.22 @CM-14.16 @checklist-9 @checklist-10 @checklist-11
   Scenario Outline: The <fixture> server's declarations, $api header and namespace call work while tools.* never sees it
     Given the real MCP server "<fixture>"
     When a turn starts

@@ -474,7 +474,7 @@ Feature: Nested tool execution and trajectory projection
       return {
         outcomes,
         helpers: [typeof tools.exec, typeof tools.wait, typeof tools.tool_search],
-        names: ALL_TOOLS.map((entry) => entry.name),
+        names: ALL_TOOLS.map((entry) => entry.name).sort(),
       };
       """
     Then the result value is:
@@ -488,7 +488,7 @@ Feature: Nested tool execution and trajectory projection
           "tool_call": "Unknown tool id: tool_call. Use tools.search to find a tool, tools.describe to inspect it, then tools.call with the exact id or name."
         },
         "helpers": ["undefined", "undefined", "undefined"],
-        "names": ["read", "weather", "shipping_list", "select_file"]
+        "names": ["read", "select_file", "shipping_list", "weather"]
       }
       """
 

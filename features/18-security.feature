@@ -615,7 +615,7 @@ Feature: Limits and the sandbox security boundary
     And the model calls wait
     Then the wait is refused with "code mode run is unavailable or expired."
 
-  @security @SB-14 @CM-8.19 @CM-8.21
+  @security @SB-14 @CM-8.19 @CM-8.21 @CM-8.20
   Scenario: Two concurrent waits for one run admit only one of them
     Given code mode is configured as:
       """json
