@@ -222,7 +222,7 @@ Feature: Conventions, scope and conformance model
       {"city": "Bergen"}
       """
 
-  @core @CM-1.7 @CM-3.7 @CM-20.2
+  @core @CM-1.7 @CM-3.7 @CM-20.2 @CM-20.6
   Scenario: Conventions: one setup with core, plugin, client and MCP tools and a policy builds one run
     Given the catalog "mixed"
     And the MCP server "docs" with tools:
