@@ -88,12 +88,12 @@ func persistedTruncated(details json.RawMessage) bool {
 // the stand-in is the best record there is (it keeps the status).
 //
 // A run that read external content (an MCP server's) reaches the model
-// wrapped in OpenClaw's external-content envelope, with no details: the
+// wrapped in OpenClaw's external-content envelope, and its details are no payload: the
 // outcome's details are then the payload inside the envelope, so that a
 // scenario reads the payload its clauses concern, while the text keeps the
 // envelope for the scenarios of the model boundary (CM-1.10, SPEC A#24).
 func outcomeDetails(details json.RawMessage, text string) json.RawMessage {
-	if len(details) == 0 || persistedTruncated(details) {
+	if !isObject(details) || persistedTruncated(details) {
 		if inner, ok := envelopeContent(text); ok {
 			return inner
 		}
@@ -102,6 +102,12 @@ func outcomeDetails(details json.RawMessage, text string) json.RawMessage {
 		return nil
 	}
 	return details
+}
+
+// isObject reports whether b is a JSON object.
+func isObject(b json.RawMessage) bool {
+	var m map[string]json.RawMessage
+	return json.Unmarshal(b, &m) == nil && m != nil
 }
 
 // envelopeStartRE matches the start marker of OpenClaw's external-content

@@ -59,6 +59,7 @@ func TestOutcomeDetails_Envelope(t *testing.T) {
 	}{
 		{name: "wrapped, no details", text: wrapped, want: "{\n  \"status\": \"completed\",\n  \"value\": 1\n}"},
 		{name: "wrapped, with details", details: `{"status":"failed"}`, text: wrapped, want: `{"status":"failed"}`},
+		{name: "wrapped, details no object", details: `"wrapped"`, text: wrapped, want: "{\n  \"status\": \"completed\",\n  \"value\": 1\n}"},
 		{name: "end marker of another id", text: strings.Replace(wrapped, "END_EXTERNAL_UNTRUSTED_CONTENT id=\"0123456789abcdef\"", "END_EXTERNAL_UNTRUSTED_CONTENT id=\"ffffffffffffffff\"", 1)},
 		{name: "content is no JSON", text: strings.Replace(wrapped, "\"value\": 1", "\"value\": 1 [truncated]", 1)},
 		{name: "plain text", text: "not wrapped"},
