@@ -216,7 +216,7 @@ Feature: Activation
     Then the model-visible tools are "exec, wait"
     When the model calls exec with:
       """js
-      return ALL_TOOLS.map((entry) => entry.id);
+      return ALL_TOOLS.filter((entry) => entry.source !== "client").map((entry) => entry.id);
       """
     Then the result value is:
       """json

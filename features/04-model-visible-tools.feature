@@ -160,7 +160,7 @@ Feature: Model-visible tools
       Resume a suspended OpenClaw code mode run returned by exec.
       """
 
-  @core @CM-4.9 @CM-4.13 @CM-4.22 @CM-4.23 @CM-4.24 @CM-4.25 @CM-4.26
+  @core @CM-4.9 @CM-4.13 @CM-4.22 @CM-4.23 @CM-4.24 @CM-4.25 @CM-4.26 @CM-4.14
   Scenario: Model-visible tools: the exec description for the basic catalog is exact
     Given the catalog "basic"
     When a turn starts
@@ -267,7 +267,7 @@ Feature: Model-visible tools
     And the exec description does not contain "required"
     And the exec description does not contain "client:app:select_file"
 
-  @core @CM-4.16 @CM-11.7
+  @core @CM-4.16 @CM-11.7 @CM-4.14
   Scenario: Model-visible tools: equivalent setups give byte-identical exec descriptions in every run
     Given the tools:
       """json

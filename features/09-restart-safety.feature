@@ -119,7 +119,7 @@ Feature: Restart safety
     And the tool "shipping_list" was not called
     And the tool "weather" was not called
 
-  @restart-safe @CM-9.5 @CM-9.1 @CM-9.8
+  @restart-safe @CM-9.5 @CM-9.1 @CM-9.8 @CM-8.23
   Scenario: search and describe are replay-safe and resolved one leg per wait
     Given a turn starts
     When the model calls exec restart-safe with:

@@ -719,7 +719,7 @@ Feature: MCP namespace, $api and virtual declaration files
       """
     And the tool "peek" was called 1 times
 
-  @mcp @CM-14.18 @CM-18.1
+  @mcp @CM-14.18 @CM-18.1 @CM-14.16
   Scenario: MCP results are untrusted data that the guest receives as plain values
     Given the MCP server "feed" with tools:
       """json
