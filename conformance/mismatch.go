@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/google/go-cmp/cmp"
@@ -74,7 +75,7 @@ func kindOf(v any) string {
 		return fmt.Sprint(x)
 	case string:
 		if wordRE.MatchString(x) {
-			return strconvQuote(x)
+			return strconv.Quote(x)
 		}
 		return "string"
 	case json.Number, float64, int, int64:
@@ -87,8 +88,6 @@ func kindOf(v any) string {
 		return fmt.Sprintf("%T", v)
 	}
 }
-
-func strconvQuote(s string) string { b, _ := json.Marshal(s); return string(b) }
 
 // firstMismatch returns the first difference a step failure carries.
 func firstMismatch(err error) (Mismatch, bool) {

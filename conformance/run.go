@@ -56,6 +56,9 @@ type Options struct {
 	// FailFast stops the run at the first failing scenario (a mutation
 	// test's oracle needs only to know that something fails).
 	FailFast bool
+	// AppendixA, when set, names the topics of the causes' cited rows and
+	// lets the run check the baseline's citations (Report.BaselineProblems).
+	AppendixA AppendixA
 	// Paths selects feature files or scenarios ("08-runs-and-wait.feature",
 	// "08-runs-and-wait.feature:613"); empty means every feature.
 	Paths []string
@@ -179,7 +182,10 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	}
 	sortResults(rep.Results)
 	rep.apply(base, index)
-	rep.Divergences = rep.Causes(nil)
+	rep.Divergences = rep.Causes(opts.AppendixA)
+	if opts.AppendixA != nil {
+		rep.BaselineProblems = base.Check(index, opts.AppendixA)
+	}
 	return rep, nil
 }
 
@@ -216,6 +222,8 @@ func runPass(opts Options, fsys fs.FS, index *FeatureIndex, selected []string, s
 		var failedStep string
 		var failedErr error
 		var skipped bool
+		var info ScenarioInfo // the scenario in the index, when indexed
+		var indexed bool
 		var steps []StepResult
 		stepAt := map[string]int{} // pickle step id -> index in steps
 		var stepStarted time.Time
@@ -230,7 +238,7 @@ func runPass(opts Options, fsys fs.FS, index *FeatureIndex, selected []string, s
 				tags[i] = t.Name
 			}
 			w.setTags(tags)
-			info := index.bySource[featureFile(s.Uri)+"\x00"+s.Name]
+			info, indexed = index.bySource[featureFile(s.Uri)+"\x00"+s.Name]
 			for i, st := range s.Steps {
 				sr := StepResult{Text: st.Text, Status: "skipped"}
 				if i < len(info.Steps) && info.Steps[i].Text == st.Text {
@@ -272,7 +280,7 @@ func runPass(opts Options, fsys fs.FS, index *FeatureIndex, selected []string, s
 				return ctx, nil
 			}
 			res := Result{Name: s.Name, Status: StatusPassed, Duration: time.Since(started).Seconds(), Steps: steps}
-			if info, ok := index.bySource[featureFile(s.Uri)+"\x00"+s.Name]; ok {
+			if indexed {
 				res.Feature, res.Line, res.Tags = info.Feature, info.Line, info.Tags
 			} else {
 				res.Feature = s.Uri

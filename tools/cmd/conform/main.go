@@ -218,20 +218,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	rep, err := conformance.Run(context.Background(), conformance.Options{
-		Target: *target, Make: mk, Tags: tagExpr, Seed: *seed, Progress: progress, Concurrency: *concurrency, Paths: paths, FailFast: *failFast,
+		Target: *target, Make: mk, Tags: tagExpr, Seed: *seed, Progress: progress, Concurrency: *concurrency, Paths: paths, FailFast: *failFast, AppendixA: appendixA(),
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "conform: %v\n", err)
 		return 2
-	}
-	rows := appendixA()
-	rep.Divergences = rep.Causes(rows)
-	if rows != nil {
-		if base, err := conformance.LoadBaseline(*target); err == nil {
-			if ix, err := conformance.DefaultIndex(); err == nil {
-				rep.BaselineProblems = base.Check(ix, rows)
-			}
-		}
 	}
 	switch *format {
 	case "explain":
