@@ -9,6 +9,7 @@ import (
 
 	"github.com/codemodekit/kit/conformance"
 	"github.com/codemodekit/kit/tools/internal/repo"
+	"github.com/codemodekit/kit/tools/internal/report"
 )
 
 // appendixA reads the rows of SPEC.md's Appendix A when conform runs inside
@@ -76,25 +77,6 @@ func printCauses(w io.Writer, causes []conformance.Cause, limit int) {
 			fmt.Fprintf(w, "  ... %d more causes (summary.md lists them all)\n", len(causes)-limit)
 			break
 		}
-		fmt.Fprintf(w, "  %4d  %s\n", len(c.Scenarios), causeLine(c))
-	}
-}
-
-// causeLine says a cause in one line.
-func causeLine(c conformance.Cause) string {
-	switch c.Kind {
-	case "appendix-a":
-		if len(c.Topics) > 0 {
-			return c.Key + " (" + strings.Join(c.Topics, "; ") + ")"
-		}
-		return c.Key
-	case "signature":
-		return "unexpected: " + c.Key
-	default:
-		s := c.Key
-		if len(s) > 140 {
-			s = s[:140] + "..."
-		}
-		return s
+		fmt.Fprintf(w, "  %4d  %s\n", len(c.Scenarios), report.CauseText(c))
 	}
 }
