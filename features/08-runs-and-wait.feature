@@ -567,7 +567,7 @@ Feature: Runs, snapshots and wait
   Scenario: the run expiry counts from the latest suspension
     Given code mode is configured as:
       """json
-      {"enabled": true, "snapshotTtlSeconds": 1}
+      {"enabled": true, "snapshotTtlSeconds": 2}
       """
     And a turn starts
     When the model calls exec with:
@@ -577,11 +577,10 @@ Feature: Runs, snapshots and wait
       return "done";
       """
     Then the result is waiting with reason "yield"
-    When 700 ms pass
+    When 1300 ms pass
     And the model calls wait
     Then the result is waiting with reason "yield"
-    And the result run id is the previous one
-    When 700 ms pass
+    When 1300 ms pass
     And the model calls wait
     Then the result status is "completed"
     And the result value is "done"
@@ -676,14 +675,6 @@ Feature: Runs, snapshots and wait
       """
     Then the result status is "completed"
     And the result value is "no slot needed"
-    When the model calls exec with:
-      """js
-      await yield_control();
-      return "sixty-fifth";
-      """
-    Then the result fails with code "invalid_input"
-    And the result error is "too many suspended code mode runs."
-    And the result failure phase is "bridge"
     When the model calls wait
     Then the result status is "completed"
     And the result value is "slot"
@@ -693,6 +684,16 @@ Feature: Runs, snapshots and wait
       return "after a slot was freed";
       """
     Then the result is waiting with reason "yield"
+    # The refusal comes last: a host may end the turn's tool use after a
+    # failure that is not repairable (SPEC A#56).
+    When the model calls exec with:
+      """js
+      await yield_control();
+      return "sixty-fifth";
+      """
+    Then the result fails with code "invalid_input"
+    And the result error is "too many suspended code mode runs."
+    And the result failure phase is "bridge"
 
   @snapshots @CM-8.34 @CM-7.6 @CM-19.4
   Scenario Outline: a promise pending without host work fails the run <case>
@@ -725,7 +726,9 @@ Feature: Runs, snapshots and wait
       """
     Then the result fails with code "snapshot_limit_exceeded"
     And the result error is "code mode snapshot limit exceeded"
-    When the model calls exec with:
+    When the turn ends
+    And a turn starts
+    And the model calls exec with:
       """js
       return "still usable";
       """

@@ -143,12 +143,11 @@ Feature: Declared output contracts
       return {
         outputAbsent: entry.output === undefined,
         describedHasSchema: Object.prototype.hasOwnProperty.call(described, "outputSchema"),
-        value: await tools.callValue(entry.id, {}),
       };
       """
     Then the result value is:
       """json
-      {"outputAbsent": true, "describedHasSchema": false, "value": {"color": "teal"}}
+      {"outputAbsent": true, "describedHasSchema": false}
       """
 
   @core @CM-13.6 @CM-13.7 @CM-11.25

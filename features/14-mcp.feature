@@ -985,7 +985,7 @@ Feature: MCP namespace, $api and virtual declaration files
   Scenario: A pending MCP call is a namespace bridge request that wait resumes
     Given code mode is configured as:
       """json
-      {"enabled": true, "timeoutMs": 400}
+      {"enabled": true, "timeoutMs": 2000}
       """
     And the tool "list_issues" is held until released
     When a turn starts

@@ -818,7 +818,7 @@ Feature: The hostile-program corpus
       | program |
       | leak-05-json-math-reflect.js |
 
-    @SB-15 @CM-18.14 @CM-10.8
+    @SB-15 @CM-18.14 @CM-10.8 @CM-18.15
     Examples: cross-run and cross-session leakage: Globals set by assignment, var in eval and defineProperty do not leak.
       | program |
       | leak-06-global-bindings.js |
