@@ -7,6 +7,7 @@ import (
 	"path"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/codemodekit/kit/features"
 	gherkin "github.com/cucumber/gherkin/go/v42"
@@ -22,7 +23,8 @@ type ScenarioInfo struct {
 	// Steps are the scenario's steps, Background steps first.
 	Steps []StepInfo `json:"steps,omitempty"`
 
-	outline int // the Scenario Outline's line for an example row, else 0
+	outline int    // the Scenario Outline's line for an example row, else 0
+	setup   string // the setup steps with their arguments (see plan)
 }
 
 // A StepInfo is one step of a scenario as the feature file writes it.
@@ -98,6 +100,7 @@ func Index(fsys fs.FS) (*FeatureIndex, error) {
 			for _, t := range p.Tags {
 				info.Tags = append(info.Tags, t.Name)
 			}
+			info.setup = setupOf(p)
 			for _, st := range p.Steps {
 				si := StepInfo{Text: st.Text}
 				if len(st.AstNodeIds) > 0 {
@@ -159,3 +162,29 @@ func astLines(doc *messages.GherkinDocument) (map[string]int, map[string]StepInf
 
 // DefaultIndex indexes the embedded features.
 func DefaultIndex() (*FeatureIndex, error) { return Index(features.FS) }
+
+// setupOf returns the setup of a pickle: the text and argument of every
+// step before its first action or outcome step.
+func setupOf(p *messages.Pickle) string {
+	var sb strings.Builder
+	for _, st := range p.Steps {
+		if st.Type != messages.PickleStepType_CONTEXT {
+			break
+		}
+		sb.WriteString(st.Text)
+		if a := st.Argument; a != nil {
+			if a.DocString != nil {
+				sb.WriteString("\x00" + a.DocString.Content)
+			}
+			if a.DataTable != nil {
+				for _, row := range a.DataTable.Rows {
+					for _, c := range row.Cells {
+						sb.WriteString("\x00" + c.Value)
+					}
+				}
+			}
+		}
+		sb.WriteString("\n")
+	}
+	return sb.String()
+}

@@ -62,6 +62,20 @@ type Options struct {
 	// Paths selects feature files or scenarios ("08-runs-and-wait.feature",
 	// "08-runs-and-wait.feature:613"); empty means every feature.
 	Paths []string
+	// Shard runs only one part of the selected scenarios (see Shard and
+	// Merge); the zero Shard runs them all.
+	Shard Shard
+	// Durations balance the shards (ReadDurations); nil splits them by a
+	// hash of the scenario names.
+	Durations Durations
+	// GroupBySetup runs the scenarios with the same setup steps one after
+	// another, in the order of their first scenario in the features, for a
+	// target that keeps a process per configuration; the seed then orders
+	// nothing.
+	GroupBySetup bool
+	// Commit names the suite's source (a VCS revision); it is copied into
+	// the report, and Merge refuses shards of different commits.
+	Commit string
 }
 
 // A Result is the outcome of one scenario.
@@ -102,10 +116,16 @@ type StepResult struct {
 
 // A Report is the outcome of a run.
 type Report struct {
-	Target  string   `json:"target"`
-	Seed    int64    `json:"seed"`
-	Tags    string   `json:"tags,omitempty"`
-	Results []Result `json:"results"`
+	Target string `json:"target"`
+	Seed   int64  `json:"seed"`
+	Tags   string `json:"tags,omitempty"`
+	// Commit is Options.Commit.
+	Commit string `json:"commit,omitempty"`
+	// Claimed are the profiles the target claims, as the runner was told.
+	Claimed []string `json:"claimed,omitempty"`
+	// Shard is set on a shard's report: which part of the run it is.
+	Shard   *ShardInfo `json:"shard,omitempty"`
+	Results []Result   `json:"results"`
 	// Stale lists baseline entries that name no scenario of the run.
 	Stale []string `json:"staleEntries,omitempty"`
 	// NotClaimed maps each profile the target's baseline does not claim to
@@ -165,16 +185,36 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if seed == 0 {
 		seed = rand.Int64N(1<<53) + 1
 	}
-	rep := &Report{Target: opts.Target, Seed: seed, Tags: opts.Tags}
+	rep := &Report{Target: opts.Target, Seed: seed, Tags: opts.Tags, Commit: opts.Commit}
 	if len(base.NotClaimed) > 0 {
 		rep.NotClaimed = base.NotClaimed
 		opts.Tags = excludeProfiles(opts.Tags, base.NotClaimed)
 	}
-	rep.Results, err = runPass(opts, fsys, index, opts.Paths, seed)
-	if err != nil {
-		return nil, err
+	if !opts.Shard.whole() || opts.GroupBySetup {
+		units, err := plan(index, opts.Paths, opts.GroupBySetup)
+		if err != nil {
+			return nil, err
+		}
+		selected := 0
+		for _, u := range units {
+			selected += len(u.scenarios)
+		}
+		if !opts.Shard.whole() {
+			units = opts.Shard.pick(units, opts.Durations)
+		}
+		own, names := flatten(units)
+		if !opts.Shard.whole() {
+			rep.Shard = &ShardInfo{Index: opts.Shard.Index, Count: opts.Shard.Count, Owned: names, Selected: selected}
+		}
+		opts.Paths = own
 	}
-	if len(rep.Results) == 0 {
+	if rep.Shard == nil || len(opts.Paths) > 0 {
+		rep.Results, err = runPass(opts, fsys, index, opts.Paths, seed)
+		if err != nil {
+			return nil, err
+		}
+	}
+	if len(rep.Results) == 0 && rep.Shard == nil {
 		return nil, fmt.Errorf("conformance: no scenario matches paths %q and tags %q", opts.Paths, opts.Tags)
 	}
 	if err := rep.retryTiming(opts, fsys, index, seed); err != nil {
@@ -183,7 +223,11 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	sortResults(rep.Results)
 	rep.apply(base, index)
 	rep.Divergences = rep.Causes(opts.AppendixA)
-	if opts.AppendixA != nil {
+	// A shard checks the entries of its own scenarios (apply); the
+	// baseline as a whole is Merge's to check.
+	if rep.Shard != nil {
+		rep.Stale = nil
+	} else if opts.AppendixA != nil {
 		rep.BaselineProblems = base.Check(index, opts.AppendixA)
 	}
 	return rep, nil

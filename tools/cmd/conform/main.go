@@ -6,6 +6,8 @@
 //	conform [--target reference] [--tags EXPR] [--profile core,mcp]
 //	        [--format pretty|cucumber|junit] [--report DIR] [--list]
 //	        [--seed N] [--concurrency N] [--path FILE[:LINE]] [--update-baseline]
+//	conform --shard K/N [--durations report.json] [flags as above]
+//	conform merge --report OUT [--update-baseline] DIR...
 //	conform --explain FEATURE:LINE [--target ...]
 //	conform --driver 'COMMAND [ARG...]' [--target NAME] [flags as above]
 //	conform --target gateway [--gateway-cmd 'COMMAND {config}'] [--gateway-api API] [flags as above]
@@ -34,6 +36,15 @@
 // from npm on first use (scripts/openclaw-install.sh), in a loopback-only
 // network namespace (conform runs itself again under unshare -n), one
 // scenario at a time; it reports as openclaw-<version>.
+//
+// --shard K/N runs part K of N of the selected scenarios: the same
+// partition in every process given the same scenarios, balanced by the
+// durations of a previous report.json (--durations) or else split by a hash
+// of the scenario names; the example rows of a Scenario Outline stay
+// together. A shard's report says which part it is and which scenarios it
+// owns; a shard fails on its own unexpected results, and conform merge
+// combines the shards' report directories into the whole run's report,
+// checks the baseline as a whole and exits as the whole run would.
 //
 // --explain runs one scenario and prints its steps with their outcomes,
 // the failing step's error with a diff of expected against actual, its
@@ -80,6 +91,9 @@ var targets = map[string]targetInfo{
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "merge" {
+		return runMerge(args[1:], stdout, stderr)
+	}
 	fs := flag.NewFlagSet("conform", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	target := fs.String("target", codemodetest.Name, "target to run: "+strings.Join(targetNames(), ", "))
@@ -92,6 +106,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	failFast := fs.Bool("fail-fast", false, "stop at the first failing scenario")
 	profile := fs.String("profile", "", "comma-separated profiles to run, e.g. core,mcp (default all)")
 	updateBaseline := fs.Bool("update-baseline", false, "update conformance/baselines/<target>.txt for the scenarios of this run (failures listed with their signatures, passes removed), for review")
+	shardFlag := fs.String("shard", "", "K/N: run part K of N of the selected scenarios (conform merge combines the parts' reports)")
+	durationsFile := fs.String("durations", "", "with --shard: a previous report.json whose scenario durations balance the parts")
 	var paths multiFlag
 	fs.Var(&paths, "path", "feature file or file:line to run (repeatable); default every feature")
 	driverCmd := fs.String("driver", "", "command of an implementation speaking conformance/driver/PROTOCOL.md, e.g. \"codemode serve-driver\"")
@@ -107,6 +123,25 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if *list {
 		return listScenarios(stdout, stderr)
 	}
+	var shard conformance.Shard
+	var durations conformance.Durations
+	var err error
+	if *shardFlag != "" {
+		if shard, err = conformance.ParseShard(*shardFlag); err != nil {
+			fmt.Fprintf(stderr, "conform: %v\n", err)
+			return 2
+		}
+	}
+	if *durationsFile != "" {
+		if *shardFlag == "" {
+			fmt.Fprintln(stderr, "conform: --durations balances shards: it needs --shard")
+			return 2
+		}
+		if durations, err = readDurations(*durationsFile); err != nil {
+			fmt.Fprintf(stderr, "conform: %v\n", err)
+			return 2
+		}
+	}
 	iso, err := codemode.ParseIsolation(*isolation)
 	if err != nil {
 		fmt.Fprintf(stderr, "conform: %v\n", err)
@@ -119,6 +154,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		isolationSet = isolationSet || f.Name == "isolation" || f.Name == "strict-preemption"
 	})
 	var info targetInfo
+	groupBySetup := false
 	if *driverCmd != "" || *target == driverTarget {
 		name := ""
 		if targetSet && *target != driverTarget {
@@ -165,6 +201,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		defer cleanup()
 		*concurrency = 1
+		// A gateway start costs ten times a scenario on a running one:
+		// scenarios with the same setup run one after another.
+		groupBySetup = true
 	} else {
 		var ok bool
 		info, ok = targets[*target]
@@ -219,11 +258,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	rep, err := conformance.Run(context.Background(), conformance.Options{
 		Target: *target, Make: mk, Tags: tagExpr, Seed: *seed, Progress: progress, Concurrency: *concurrency, Paths: paths, FailFast: *failFast, AppendixA: appendixA(),
+		Shard: shard, Durations: durations, Commit: sourceCommit(), GroupBySetup: groupBySetup,
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "conform: %v\n", err)
 		return 2
 	}
+	rep.Claimed = info.claimed
 	switch *format {
 	case "explain":
 		explain(stdout, rep)
@@ -241,7 +282,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if *reportDir != "" {
-		if err := report.WriteAll(*reportDir, rep, info.claimed); err != nil {
+		if err := report.WriteAll(*reportDir, rep, rep.Claimed); err != nil {
 			fmt.Fprintf(stderr, "conform: %v\n", err)
 			return 2
 		}
@@ -254,6 +295,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(progress, "baseline rewritten: %s (review the reasons)\n", path)
 	}
+	if rep.Shard != nil {
+		fmt.Fprintf(progress, "shard %d/%d: %d scenarios owned, %d run\n", rep.Shard.Index, rep.Shard.Count, len(rep.Shard.Owned), len(rep.Results))
+	}
+	return finish(progress, rep)
+}
+
+// finish prints the end of a run (its unexpected results, causes, baseline
+// problems, seed and summary line) and returns the exit status.
+func finish(progress io.Writer, rep *conformance.Report) int {
 	if f := rep.Failures(); f != "" {
 		fmt.Fprintf(progress, "\nunexpected results:\n%s", f)
 	}

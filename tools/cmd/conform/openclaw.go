@@ -7,7 +7,10 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
+	"sync"
+	"syscall"
 	"time"
 
 	"github.com/codemodekit/kit/conformance/openclaw"
@@ -64,7 +67,21 @@ func inNetns(args []string, stdout, stderr io.Writer) (code int, ok bool) {
 	cmd := openclaw.LoopbackCommand(exe, args...)
 	cmd.Env = append(os.Environ(), netnsEnv+"=1")
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, stdout, stderr
-	if err := cmd.Run(); err != nil {
+	if err := cmd.Start(); err != nil {
+		fmt.Fprintf(stderr, "conform: unshare -n: %v\n", err)
+		return 2, true
+	}
+	// An interrupt or termination sent to this process alone reaches the
+	// conform inside the namespace, which stops its gateways.
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	go func() {
+		for sig := range sigs {
+			_ = cmd.Process.Signal(sig)
+		}
+	}()
+	if err := cmd.Wait(); err != nil {
 		var exit *exec.ExitError
 		if errors.As(err, &exit) {
 			return exit.ExitCode(), true
@@ -103,20 +120,34 @@ func openclawInfo(version string, stderr io.Writer) (targetInfo, string, func(),
 	if err != nil {
 		return targetInfo{}, "", nil, err
 	}
-	cleanup := func() {
-		if err := r.Close(); err != nil {
-			fmt.Fprintf(stderr, "conform: %v\n", err)
-		}
-		starts := r.GatewayStarts()
-		var total time.Duration
-		for _, d := range starts {
-			total += d
-		}
-		if len(starts) > 0 {
-			fmt.Fprintf(stderr, "openclaw: %d gateway starts, %s in all, %s on average\n", len(starts), total.Round(time.Millisecond), (total / time.Duration(len(starts))).Round(time.Millisecond))
-		}
-	}
+	var once sync.Once
+	cleanup := func() { once.Do(func() { closeRunner(r, stderr) }) }
+	// An interrupted run stops its gateways (they run in process groups of
+	// their own, so nothing else would) before it exits.
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		sig := <-sigs
+		fmt.Fprintf(stderr, "conform: %v: stopping the gateways\n", sig)
+		cleanup()
+		os.Exit(130)
+	}()
 	return targetInfo{make: r.MakeTarget(), claimed: report.Profiles}, openclawTarget + "-" + version, cleanup, nil
+}
+
+// closeRunner stops the runner's gateways and prints their start times.
+func closeRunner(r *openclaw.Runner, stderr io.Writer) {
+	if err := r.Close(); err != nil {
+		fmt.Fprintf(stderr, "conform: %v\n", err)
+	}
+	starts := r.GatewayStarts()
+	var total time.Duration
+	for _, d := range starts {
+		total += d
+	}
+	if len(starts) > 0 {
+		fmt.Fprintf(stderr, "openclaw: %d gateway starts, %s in all, %s on average\n", len(starts), total.Round(time.Millisecond), (total / time.Duration(len(starts))).Round(time.Millisecond))
+	}
 }
 
 // openclawInstallFor installs version when it is missing.

@@ -1,0 +1,192 @@
+package conformance
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/codemodekit/kit/features"
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestParseShard(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want Shard
+		err  bool
+	}{
+		{in: "1/8", want: Shard{Index: 1, Count: 8}},
+		{in: "8/8", want: Shard{Index: 8, Count: 8}},
+		{in: "1/1", want: Shard{Index: 1, Count: 1}},
+		{in: "0/8", err: true},
+		{in: "9/8", err: true},
+		{in: "1/0", err: true},
+		{in: "3", err: true},
+		{in: "a/b", err: true},
+		{in: "-1/4", err: true},
+	} {
+		got, err := ParseShard(tc.in)
+		if (err != nil) != tc.err {
+			t.Errorf("ParseShard(%q) error = %v, want error %v", tc.in, err, tc.err)
+			continue
+		}
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("ParseShard(%q) (-want +got):\n%s", tc.in, diff)
+		}
+	}
+}
+
+// TestShard_pickPartitionsTheSelection checks, for the embedded features,
+// that the shards of a split own every selected scenario exactly once,
+// keep a Scenario Outline's rows together, and come out the same every
+// time; with durations, that no shard is heavier than the lightest by
+// more than its heaviest unit (what greedy balancing guarantees).
+func TestShard_pickPartitionsTheSelection(t *testing.T) {
+	ix, err := Index(features.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := make([]string, 0, len(ix.Scenarios))
+	durations := Durations{}
+	for i, sc := range ix.Scenarios {
+		all = append(all, sc.Name)
+		if i%7 != 0 { // some scenarios have no recorded duration
+			durations[sc.Name] = float64(1 + (i*37)%50) / 10
+		}
+	}
+	slices.Sort(all)
+	for _, d := range []Durations{nil, durations} {
+		for _, n := range []int{1, 2, 8} {
+			owner := map[string]int{}
+			var got []string
+			loads := make([]float64, n)
+			heaviest := 0.0
+			for k := 1; k <= n; k++ {
+				units, err := plan(ix, nil, false)
+				if err != nil {
+					t.Fatal(err)
+				}
+				mine := Shard{Index: k, Count: n}.pick(units, d)
+				again := Shard{Index: k, Count: n}.pick(units, d)
+				if diff := cmp.Diff(unitKeys(mine), unitKeys(again)); diff != "" {
+					t.Errorf("shard %d/%d differs between two picks (-first +second):\n%s", k, n, diff)
+				}
+				for _, u := range mine {
+					loads[k-1] += u.weight
+					heaviest = max(heaviest, u.weight)
+					for _, sc := range u.scenarios {
+						if o, ok := owner[sc.Name]; ok {
+							t.Errorf("split %d: %q is in shards %d and %d", n, sc.Name, o, k)
+						}
+						owner[sc.Name] = k
+						got = append(got, sc.Name)
+					}
+				}
+			}
+			slices.Sort(got)
+			if diff := cmp.Diff(all, got); diff != "" {
+				t.Errorf("split %d (durations %v): the shards' union is not the selection (-want +got):\n%s", n, d != nil, diff)
+			}
+			for _, sc := range ix.Scenarios {
+				if sc.outline == 0 {
+					continue
+				}
+				for _, other := range ix.Scenarios {
+					if other.Feature == sc.Feature && other.outline == sc.outline && owner[other.Name] != owner[sc.Name] {
+						t.Errorf("split %d: rows %q and %q of one outline are in shards %d and %d", n, sc.Name, other.Name, owner[sc.Name], owner[other.Name])
+					}
+				}
+			}
+			if d != nil && n > 1 && slices.Max(loads)-slices.Min(loads) > heaviest {
+				t.Errorf("split %d: loads %v differ by more than the heaviest unit %.1f", n, loads, heaviest)
+			}
+		}
+	}
+}
+
+func unitKeys(units []planUnit) []string {
+	var keys []string
+	for _, u := range units {
+		keys = append(keys, u.key)
+	}
+	return keys
+}
+
+// TestPlan_bySetup checks that scenarios with the same setup steps (and
+// arguments) run one after another, and that paths select what they name.
+func TestPlan_bySetup(t *testing.T) {
+	fsys := fstest.MapFS{
+		"a.feature": {Data: []byte(`Feature: a
+
+  Scenario: one
+    Given code mode is configured as:
+      """json
+      {"enabled": true}
+      """
+    When a turn starts
+
+  Scenario: two
+    Given code mode is configured as:
+      """json
+      {"enabled": true, "timeoutMs": 300}
+      """
+    When a turn starts
+
+  Scenario: three
+    Given code mode is configured as:
+      """json
+      {"enabled": true}
+      """
+    When a turn starts
+    Given the catalog "mixed"
+`)},
+		"b.feature": {Data: []byte(`Feature: b
+
+  Scenario: four
+    Given code mode is configured as:
+      """json
+      {"enabled": true, "timeoutMs": 300}
+      """
+    When a turn starts
+
+  Scenario Outline: five <n>
+    Given the catalog "<n>"
+    When a turn starts
+
+    Examples:
+      | n     |
+      | basic |
+      | mixed |
+`)},
+	}
+	ix, err := Index(fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name    string
+		paths   []string
+		bySetup bool
+		want    []string
+	}{
+		{name: "index order", want: []string{"a.feature:3", "a.feature:10", "a.feature:17", "b.feature:3", "b.feature:16", "b.feature:17"}},
+		{name: "by setup", bySetup: true, want: []string{"a.feature:3", "a.feature:17", "a.feature:10", "b.feature:3", "b.feature:16", "b.feature:17"}},
+		{name: "a file and an outline", paths: []string{"b.feature:10", "a.feature"}, bySetup: true, want: []string{"a.feature:3", "a.feature:17", "a.feature:10", "b.feature:16", "b.feature:17"}},
+		{name: "one row", paths: []string{"b.feature:17"}, want: []string{"b.feature:17"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			units, err := plan(ix, tc.paths, tc.bySetup)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _ := flatten(units)
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("run order (-want +got):\n%s", diff)
+			}
+		})
+	}
+	if _, err := plan(ix, []string{"c.feature"}, false); err == nil || !strings.Contains(err.Error(), "no scenario matches") {
+		t.Errorf("plan of a path that selects nothing: error %v, want no scenario matches", err)
+	}
+}
