@@ -52,14 +52,16 @@ conformance: deps
 # wire to the reference gateway with guests in process (make test runs the
 # gateway with workers). As in make test, guests in process meet the
 # scenarios of CM-17.15 (one long built-in call) with StrictPreemption
-# only. About 15 minutes on 2 cores; the nightly workflow runs it.
+# only. About 15 minutes on 2 cores. CONFORM_FLAGS='--shard K/N --seed S'
+# with SHARD_SUFFIX=-shard-K runs one part of each (the nightly workflow
+# runs them as a matrix of shards and merges the parts).
 .PHONY: conformance-isolations
 conformance-isolations: deps
 	mkdir -p reports/bin
 	cd reference && $(GO) build -o ../reports/bin/codemode ./cmd/codemode
-	cd tools && $(GO) run ./cmd/conform --driver '../reports/bin/codemode serve-driver --isolation process' --report ../reports/driver-process
-	cd tools && $(GO) run ./cmd/conform --target gateway --isolation in-process --tags '~@CM-17.15' --report ../reports/gateway-in-process
-	cd tools && $(GO) run ./cmd/conform --target gateway --isolation in-process --strict-preemption --tags '@CM-17.15' --report ../reports/gateway-in-process-strict
+	cd tools && $(GO) run ./cmd/conform --driver '../reports/bin/codemode serve-driver --isolation process' --report ../reports/driver-process$(SHARD_SUFFIX) $(CONFORM_FLAGS)
+	cd tools && $(GO) run ./cmd/conform --target gateway --isolation in-process --tags '~@CM-17.15' --report ../reports/gateway-in-process$(SHARD_SUFFIX) $(CONFORM_FLAGS)
+	cd tools && $(GO) run ./cmd/conform --target gateway --isolation in-process --strict-preemption --tags '@CM-17.15' --report ../reports/gateway-in-process-strict$(SHARD_SUFFIX) $(CONFORM_FLAGS)
 
 # The module tests run with a Docker engine for the container tier of the
 # real MCP servers (reference/codemodetest/containers_test.go):
@@ -127,11 +129,22 @@ mutate: deps
 # OPENCLAW_FLAGS='--profile core --path 04-model-visible-tools.feature'.
 # OPENCLAW_VERSION picks a pinned release: 2026.8.1-beta.1 (Era B) or
 # 2026.9.6 (Era C); each has its baseline in conformance/baselines/.
+# OPENCLAW_FLAGS='--shard K/N --seed S' runs one part of a split run, and
+# conformance-merge MERGE_DIRS='reports/a reports/b ...' combines the parts'
+# reports (the openclaw workflow runs a release as 8 shards).
 OPENCLAW_VERSION ?= 2026.8.1-beta.1
 OPENCLAW_FLAGS ?=
+OPENCLAW_REPORT ?= reports/openclaw-$(OPENCLAW_VERSION)
 .PHONY: conformance-openclaw
 conformance-openclaw:
-	cd tools && $(GO) run ./cmd/conform --target openclaw --openclaw-version $(OPENCLAW_VERSION) --report ../reports/openclaw-$(OPENCLAW_VERSION) $(OPENCLAW_FLAGS)
+	cd tools && $(GO) run ./cmd/conform --target openclaw --openclaw-version $(OPENCLAW_VERSION) --report ../$(OPENCLAW_REPORT) $(OPENCLAW_FLAGS)
+
+# conformance-merge merges the reports of a split run's shards, each a
+# directory of MERGE_DIRS (relative to the repository), into REPORT.
+MERGE_DIRS ?=
+.PHONY: conformance-merge
+conformance-merge:
+	cd tools && $(GO) run ./cmd/conform merge --report ../$(REPORT) $(addprefix ../,$(MERGE_DIRS))
 
 # smoke-openclaw is the OpenClaw smoke test that CI runs after make test
 # (.ci/run); make test does not need it. It installs OpenClaw

@@ -208,6 +208,11 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		}
 		opts.Paths = own
 	}
+	if opts.Progress != nil {
+		if n, err := countSelected(index, opts.Paths, opts.Tags); err == nil {
+			fmt.Fprintf(opts.Progress, "running %d scenarios, seed %d\n", n, seed)
+		}
+	}
 	if rep.Shard == nil || len(opts.Paths) > 0 {
 		rep.Results, err = runPass(opts, fsys, index, opts.Paths, seed)
 		if err != nil {
@@ -472,4 +477,25 @@ func (r *Report) Failures() string {
 		fmt.Fprintf(&sb, "baseline entry %q names no scenario\n", s)
 	}
 	return sb.String()
+}
+
+// countSelected counts the scenarios that paths and the tag filter select
+// (what the progress counter counts down).
+func countSelected(index *FeatureIndex, paths []string, tags string) (int, error) {
+	if len(paths) == 0 {
+		paths = []string{"."}
+	}
+	units, err := plan(index, paths, false)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, u := range units {
+		for _, sc := range u.scenarios {
+			if tagsMatch(tags, sc.Tags) {
+				n++
+			}
+		}
+	}
+	return n, nil
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 )
 
 // isTerminal reports whether w is an interactive terminal outside CI.
@@ -21,20 +22,27 @@ func isTerminal(w io.Writer) bool {
 // liveCounter turns the runner's one-line-per-scenario progress into a
 // counter that rewrites one terminal line. Scenarios that do not pass, and
 // every line that is not a scenario line, are printed in full above it.
+//
+// The run's first line ("running N scenarios, seed S") gives the total;
+// the counter then shows n/N and an estimate of the time left, from the
+// mean time per scenario so far.
 type liveCounter struct {
 	w       io.Writer
 	pending []byte
 	done    int
+	total   int
 	counts  map[string]int
 	shown   bool // the counter line is on screen
+	started time.Time
+	now     func() time.Time
 }
 
 func newLiveCounter(w io.Writer) *liveCounter {
-	return &liveCounter{w: w, counts: map[string]int{}}
+	return &liveCounter{w: w, counts: map[string]int{}, now: time.Now}
 }
 
 // statuses are the first words of scenario progress lines.
-var statuses = []string{"passed", "failed", "not-applicable", "expected-fail", "stale-baseline"}
+var statuses = []string{"passed", "failed", "not-applicable", "expected-fail", "stale-baseline", "reason-drift"}
 
 func (c *liveCounter) Write(p []byte) (int, error) {
 	c.pending = append(c.pending, p...)
@@ -62,6 +70,11 @@ func (c *liveCounter) line(line string) error {
 		clear = "\r\033[K"
 	}
 	if !isScenario {
+		var n int
+		var seed int64
+		if _, err := fmt.Sscanf(line, "running %d scenarios, seed %d", &n, &seed); err == nil {
+			c.total, c.started = n, c.now()
+		}
 		c.shown = false
 		_, err := fmt.Fprintf(c.w, "%s%s\n", clear, line)
 		return err
@@ -75,8 +88,18 @@ func (c *liveCounter) line(line string) error {
 		clear = ""
 	}
 	c.shown = true
-	_, err := fmt.Fprintf(c.w, "%s%d scenarios: %d passed, %d failed, %d not applicable",
-		clear, c.done, c.counts["passed"], c.counts["failed"], c.counts["not-applicable"])
+	done := fmt.Sprintf("%d scenarios", c.done)
+	eta := ""
+	if c.total > 0 {
+		done = fmt.Sprintf("%d/%d scenarios", c.done, c.total)
+		if left := c.total - c.done; left > 0 {
+			per := c.now().Sub(c.started) / time.Duration(c.done)
+			eta = fmt.Sprintf(", about %s left", (per * time.Duration(left)).Round(time.Second))
+		}
+	}
+	_, err := fmt.Fprintf(c.w, "%s%s: %d passed, %d failed, %d expected-fail, %d not applicable%s",
+		clear, done, c.counts["passed"], c.counts["failed"]+c.counts["stale-baseline"]+c.counts["reason-drift"],
+		c.counts["expected-fail"], c.counts["not-applicable"], eta)
 	return err
 }
 
