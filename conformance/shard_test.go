@@ -52,7 +52,7 @@ func TestShard_pickPartitionsTheSelection(t *testing.T) {
 	for i, sc := range ix.Scenarios {
 		all = append(all, sc.Name)
 		if i%7 != 0 { // some scenarios have no recorded duration
-			durations[sc.Name] = float64(1 + (i*37)%50) / 10
+			durations[sc.Name] = float64(1+(i*37)%50) / 10
 		}
 	}
 	slices.Sort(all)
