@@ -30,6 +30,10 @@ const (
 	StatusDrift = "reason-drift"
 )
 
+// SignatureNotApplicable is the signature of a not-applicable result: a
+// baseline entry that records it drifts when its scenario fails instead.
+const SignatureNotApplicable = "not applicable"
+
 // TagTiming marks a scenario whose outcome depends on timing under load:
 // the runner runs it once more when it fails, and reports that it did.
 const TagTiming = "@timing"
@@ -200,6 +204,11 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 			selected += len(u.scenarios)
 		}
 		if !opts.Shard.whole() {
+			if opts.GroupBySetup {
+				// A setup group larger than a shard's share is cut, or
+				// one shard would run most of the suite.
+				units = cutUnits(units, (selected+opts.Shard.Count-1)/opts.Shard.Count)
+			}
 			units = opts.Shard.pick(units, opts.Durations)
 		}
 		own, names := flatten(units)
@@ -340,6 +349,7 @@ func runPass(opts Options, fsys fs.FS, index *FeatureIndex, selected []string, s
 			switch {
 			case w.na != nil:
 				res.Status, res.Error = StatusNotApplicable, w.na.Error()
+				res.Signature = SignatureNotApplicable
 			case err != nil:
 				if failedErr == nil {
 					failedErr = err
@@ -448,6 +458,9 @@ func (r *Report) apply(b *Baseline, index *FeatureIndex) {
 			}
 		case StatusNotApplicable:
 			res.Status = StatusExpectedFail
+			if res.Expected != "" && res.Signature != res.Expected {
+				res.Status = StatusDrift
+			}
 		case StatusPassed:
 			res.Status = StatusStale
 			res.Error = "baseline entry passes: remove it from the baseline (" + reason + ")"

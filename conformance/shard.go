@@ -189,6 +189,22 @@ func (s Shard) pick(units []planUnit, d Durations) []planUnit {
 	return mine
 }
 
+// cutUnits cuts every unit of more than max scenarios into units of at
+// most max, in order.
+func cutUnits(units []planUnit, max int) []planUnit {
+	var out []planUnit
+	for _, u := range units {
+		for len(u.scenarios) > max && max > 0 {
+			first := u.scenarios[:max]
+			out = append(out, planUnit{key: fmt.Sprintf("%s:%d", first[0].Feature, first[0].Line), scenarios: first})
+			u.scenarios = u.scenarios[max:]
+			u.key = fmt.Sprintf("%s:%d", u.scenarios[0].Feature, u.scenarios[0].Line)
+		}
+		out = append(out, u)
+	}
+	return out
+}
+
 // flatten returns the units' scenarios as "feature:line" paths in run
 // order, and their names, sorted.
 func flatten(units []planUnit) (paths, names []string) {
