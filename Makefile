@@ -18,11 +18,16 @@ MCP_NPM := $(MCP_DIR)/node_modules/.package-lock.json
 GOSDK_VERSION := v1.8.0
 GOSDK_HELLO   := $(MCP_DIR)/bin/.go-sdk-hello-$(GOSDK_VERSION)
 
-.PHONY: all conformance test deps vet fmt-check clean
+.PHONY: all conformance test deps vet fmt-check clean help
+
+# help lists the targets with their one-line descriptions (the "## " text
+# after each target's prerequisites).
+help: ## list the targets
+	@grep -E '^[a-z][a-z0-9-]*:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z0-9-]+):.*## (.*)/\1\t\2/' | expand -t 24
 
 all: test
 
-deps: $(WASM) mcp-fixtures
+deps: $(WASM) mcp-fixtures ## install the pinned quickjs-wasi wasm and the real MCP servers (npm lockfiles)
 
 $(WASM): reference/package.json reference/package-lock.json
 	cd reference && npm ci --ignore-scripts --no-audit --no-fund
@@ -32,7 +37,7 @@ $(WASM): reference/package.json reference/package-lock.json
 # mcp-fixtures installs the real MCP servers of the @real-mcp scenarios
 # (fixtures/mcp/README.md): the pinned npm servers and the go-sdk hello example.
 .PHONY: mcp-fixtures
-mcp-fixtures: $(MCP_NPM) $(GOSDK_HELLO)
+mcp-fixtures: $(MCP_NPM) $(GOSDK_HELLO) ## install the real MCP servers of the @real-mcp scenarios
 
 $(MCP_NPM): $(MCP_DIR)/package.json $(MCP_DIR)/package-lock.json
 	cd $(MCP_DIR) && npm ci --ignore-scripts --no-audit --no-fund
@@ -43,7 +48,7 @@ $(GOSDK_HELLO):
 	GOBIN=$(CURDIR)/$(MCP_DIR)/bin $(GO) install github.com/modelcontextprotocol/go-sdk/examples/server/hello@$(GOSDK_VERSION)
 	@touch $@
 
-conformance: deps
+conformance: deps ## the main job: the suite against the embedded reference (reports/reference)
 	cd tools && $(GO) run ./cmd/conform --report ../$(REPORT)
 
 # conformance-isolations runs the suite the two ways make test leaves out:
@@ -56,7 +61,7 @@ conformance: deps
 # with SHARD_SUFFIX=-shard-K runs one part of each (the nightly workflow
 # runs them as a matrix of shards and merges the parts).
 .PHONY: conformance-isolations
-conformance-isolations: deps
+conformance-isolations: deps ## the suite through the driver and over the gateway, the ways make test leaves out
 	mkdir -p reports/bin
 	cd reference && $(GO) build -o ../reports/bin/codemode ./cmd/codemode
 	cd tools && $(GO) run ./cmd/conform --driver '../reports/bin/codemode serve-driver --isolation process' --report ../reports/driver-process$(SHARD_SUFFIX) $(CONFORM_FLAGS)
@@ -67,16 +72,16 @@ conformance-isolations: deps
 # real MCP servers (reference/codemodetest/containers_test.go):
 # scripts/with-docker.sh reuses an engine that answers or starts a private
 # one (installing docker.io as root), and stops what it started.
-test: deps vet fmt-check check-docs
+test: deps vet fmt-check check-docs ## the docs check and every module's tests with -race (starts a Docker engine)
 	scripts/with-docker.sh scripts/test.sh $(MODULES)
 
-vet:
+vet: ## go vet every module
 	@for m in $(MODULES); do (cd $$m && GOWORK=off $(GO) vet ./...) || exit 1; done
 
-fmt-check:
+fmt-check: ## fail on files gofmt would change
 	@out=$$(gofmt -l $(MODULES)); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
-clean:
+clean: ## remove the reports and the installed wasm
 	rm -rf reports reference/node_modules
 
 # fuzz runs every go test -fuzz target of every module for FUZZTIME each
@@ -85,7 +90,7 @@ clean:
 # table to a file). A crasher fails it and stays under testdata/fuzz/.
 FUZZTIME ?= 10s
 .PHONY: fuzz
-fuzz: deps
+fuzz: deps ## run every fuzz target for FUZZTIME
 	FUZZTIME=$(FUZZTIME) scripts/fuzz.sh
 
 # bench measures the reference against OpenClaw's runtime, side by side
@@ -102,7 +107,7 @@ fuzz: deps
 # BENCH_FLAGS='-workloads trivial -iterations 5 -gateway 0'.
 BENCH_FLAGS ?=
 .PHONY: bench
-bench: deps
+bench: deps ## the benchmarks, side by side (reference/BENCHMARKS.md)
 	cd tools && $(GO) run ./cmd/cmbench -root .. $(BENCH_FLAGS)
 
 # mutate measures the suite's strength by mutation testing
@@ -116,7 +121,7 @@ bench: deps
 # MUTATE_FLAGS='-size 150 -seed 1 -packages cell,config'.
 MUTATE_FLAGS ?=
 .PHONY: mutate
-mutate: deps
+mutate: deps ## mutation score of a seeded sample (MUTATE_FLAGS; docs/mutation.md)
 	cd tools && $(GO) run ./cmd/mutate $(MUTATE_FLAGS)
 
 # conformance-openclaw runs the suite against the published OpenClaw
@@ -136,14 +141,14 @@ OPENCLAW_VERSION ?= 2026.8.1-beta.1
 OPENCLAW_FLAGS ?=
 OPENCLAW_REPORT ?= reports/openclaw-$(OPENCLAW_VERSION)
 .PHONY: conformance-openclaw
-conformance-openclaw:
+conformance-openclaw: ## the suite against OPENCLAW_VERSION of the published OpenClaw
 	cd tools && $(GO) run ./cmd/conform --target openclaw --openclaw-version $(OPENCLAW_VERSION) --report ../$(OPENCLAW_REPORT) $(OPENCLAW_FLAGS)
 
 # conformance-merge merges the reports of a split run's shards, each a
 # directory of MERGE_DIRS (relative to the repository), into REPORT.
 MERGE_DIRS ?=
 .PHONY: conformance-merge
-conformance-merge:
+conformance-merge: ## merge the shard reports of MERGE_DIRS into REPORT
 	cd tools && $(GO) run ./cmd/conform merge --report ../$(REPORT) $(addprefix ../,$(MERGE_DIRS))
 
 # smoke-openclaw is the OpenClaw smoke test that CI runs after make test
@@ -154,7 +159,7 @@ conformance-merge:
 # (conformance/openclaw TestSmoke, 04-model-visible-tools.feature:98, about
 # 35 s with the gateway's start) in a loopback-only network namespace.
 .PHONY: smoke-openclaw
-smoke-openclaw:
+smoke-openclaw: ## one scenario against the published OpenClaw (CI runs it after make test)
 	scripts/openclaw-install.sh 2026.8.1-beta.1
 	cd conformance && CODEMODEKIT_OPENCLAW=1 $(GO) test -count 1 -timeout 5m -run '^TestSmoke$$' -v ./openclaw/
 
@@ -164,5 +169,5 @@ smoke-openclaw:
 # and docs/traceability.md is current. CHECKDOCS_FLAGS=-update rewrites it.
 CHECKDOCS_FLAGS ?=
 .PHONY: check-docs
-check-docs:
+check-docs: ## the docs check: SPEC clauses, scenarios, traceability, links
 	cd tools && $(GO) run ./cmd/checkdocs -root .. $(CHECKDOCS_FLAGS)

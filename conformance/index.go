@@ -40,7 +40,12 @@ type FeatureIndex struct {
 	bySource  map[string]ScenarioInfo // uri + "\x00" + name
 	byName    map[string]int
 	rows      map[string]ScenarioInfo // "file:line" of an example row
+	titles    map[string]string       // feature file -> its Feature: title
 }
+
+// Title returns the title of a feature file (its "Feature:" line), or ""
+// for a file the index does not have.
+func (ix *FeatureIndex) Title(file string) string { return ix.titles[file] }
 
 // Scenario returns the scenario with that name.
 func (ix *FeatureIndex) Scenario(name string) (ScenarioInfo, bool) {
@@ -69,7 +74,7 @@ func (ix *FeatureIndex) Duplicates() []string {
 
 // Index parses every .feature file of fsys.
 func Index(fsys fs.FS) (*FeatureIndex, error) {
-	ix := &FeatureIndex{bySource: map[string]ScenarioInfo{}, byName: map[string]int{}, rows: map[string]ScenarioInfo{}}
+	ix := &FeatureIndex{bySource: map[string]ScenarioInfo{}, byName: map[string]int{}, rows: map[string]ScenarioInfo{}, titles: map[string]string{}}
 	files, err := fs.Glob(fsys, "*.feature")
 	if err != nil {
 		return nil, err
@@ -85,6 +90,9 @@ func Index(fsys fs.FS) (*FeatureIndex, error) {
 		doc, err := gherkin.ParseGherkinDocument(bytes.NewReader(b), newID)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", f, err)
+		}
+		if doc.Feature != nil {
+			ix.titles[path.Base(f)] = doc.Feature.Name
 		}
 		lines, steps := astLines(doc)
 		for _, p := range gherkin.Pickles(*doc, f, newID) {

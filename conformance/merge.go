@@ -28,6 +28,8 @@ func Merge(shards []*Report, base *Baseline, index *FeatureIndex, rows AppendixA
 			return nil, fmt.Errorf("conformance: merge: report %d is a whole run's, not a shard's", i+1)
 		}
 		switch {
+		case r.TargetVersion != first.TargetVersion:
+			return nil, fmt.Errorf("conformance: merge: shards of different target versions: %q and %q", first.TargetVersion, r.TargetVersion)
 		case r.Target != first.Target:
 			return nil, fmt.Errorf("conformance: merge: shards of different targets: %q and %q", first.Target, r.Target)
 		case r.Seed != first.Seed:
@@ -67,8 +69,8 @@ func Merge(shards []*Report, base *Baseline, index *FeatureIndex, rows AppendixA
 		return nil, fmt.Errorf("conformance: merge: shard report(s) missing: %v", missing)
 	}
 	owner := map[string]int{}
-	merged := &Report{Target: first.Target, Seed: first.Seed, Tags: first.Tags, Commit: first.Commit,
-		Claimed: first.Claimed, NotClaimed: first.NotClaimed}
+	merged := &Report{Target: first.Target, TargetVersion: first.TargetVersion, Seed: first.Seed, Tags: first.Tags,
+		Commit: first.Commit, Claimed: first.Claimed, NotClaimed: first.NotClaimed}
 	for k := 1; k <= count; k++ {
 		r := byIndex[k]
 		for _, name := range r.Shard.Owned {
@@ -83,6 +85,10 @@ func Merge(shards []*Report, base *Baseline, index *FeatureIndex, rows AppendixA
 			return nil, fmt.Errorf("conformance: merge: shard %d/%d ran %q, which it does not own", k, count, name)
 		}
 		merged.Results = append(merged.Results, r.Results...)
+		merged.Duration += r.Duration
+		if merged.Started.IsZero() || r.Started.Before(merged.Started) {
+			merged.Started = r.Started
+		}
 	}
 	if len(owner) != first.Shard.Selected {
 		return nil, fmt.Errorf("conformance: merge: the shards own %d scenarios of a selection of %d", len(owner), first.Shard.Selected)
@@ -100,6 +106,7 @@ func Merge(shards []*Report, base *Baseline, index *FeatureIndex, rows AppendixA
 	}
 	sort.Strings(merged.Stale)
 	merged.Divergences = merged.Causes(rows)
+	merged.Totals = merged.Counts()
 	if rows != nil {
 		merged.BaselineProblems = base.Check(index, rows)
 	}

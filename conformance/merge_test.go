@@ -3,6 +3,7 @@ package conformance
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -12,6 +13,8 @@ import (
 func shardReports() []*Report {
 	base := Report{Target: "t", Seed: 7, Commit: "abc", Claimed: []string{"core"}}
 	one, two := base, base
+	one.Started, one.Duration = time.Unix(100, 0), 30
+	two.Started, two.Duration = time.Unix(90, 0), 20
 	one.Shard = &ShardInfo{Index: 1, Count: 2, Owned: []string{"a", "c"}, Selected: 3}
 	one.Results = []Result{{Feature: "x.feature", Line: 3, Name: "a", Status: StatusPassed}, {Feature: "x.feature", Line: 9, Name: "c", Status: StatusFailed, Signature: "s"}}
 	two.Shard = &ShardInfo{Index: 2, Count: 2, Owned: []string{"b"}, Selected: 3}
@@ -29,7 +32,8 @@ func TestMerge(t *testing.T) {
 	}
 	want := &Report{Target: "t", Seed: 7, Commit: "abc", Claimed: []string{"core"},
 		Results: []Result{shards[0].Results[0], shards[1].Results[0], shards[0].Results[1]},
-		Stale:   []string{"gone"}}
+		Stale:   []string{"gone"}, Started: time.Unix(90, 0), Duration: 50,
+		Totals: map[string]int{StatusPassed: 1, StatusExpectedFail: 1, StatusFailed: 1}}
 	want.Divergences = want.Causes(nil)
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Merge (-want +got):\n%s", diff)
@@ -63,6 +67,7 @@ func TestMerge_refuses(t *testing.T) {
 		}, want: "own 3 scenarios of a selection of 4"},
 		{name: "mixed selections", mangle: func(r []*Report) []*Report { r[1].Shard.Selected = 4; return r }, want: "different selections"},
 		{name: "mixed seeds", mangle: func(r []*Report) []*Report { r[1].Seed = 8; return r }, want: "different seeds"},
+		{name: "mixed target versions", mangle: func(r []*Report) []*Report { r[1].TargetVersion = "2"; return r }, want: "different target versions"},
 		{name: "mixed targets", mangle: func(r []*Report) []*Report { r[1].Target = "u"; return r }, want: "different targets"},
 		{name: "mixed commits", mangle: func(r []*Report) []*Report { r[1].Commit = "abd"; return r }, want: "different commits"},
 		{name: "mixed tags", mangle: func(r []*Report) []*Report { r[1].Tags = "@core"; return r }, want: "different tag filters"},

@@ -127,6 +127,16 @@ type Report struct {
 	Commit string `json:"commit,omitempty"`
 	// Claimed are the profiles the target claims, as the runner was told.
 	Claimed []string `json:"claimed,omitempty"`
+	// TargetVersion is the version of the implementation under test, as
+	// the runner was told (the OpenClaw release, the driver's handshake).
+	TargetVersion string `json:"targetVersion,omitempty"`
+	// Started is when the run started; Duration is its wall time in
+	// seconds (a merged report: the earliest start, and the sum of the
+	// shards' wall times).
+	Started  time.Time `json:"started"`
+	Duration float64   `json:"durationSeconds"`
+	// Totals count the results by status.
+	Totals map[string]int `json:"totals"`
 	// Shard is set on a shard's report: which part of the run it is.
 	Shard   *ShardInfo `json:"shard,omitempty"`
 	Results []Result   `json:"results"`
@@ -189,7 +199,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if seed == 0 {
 		seed = rand.Int64N(1<<53) + 1
 	}
-	rep := &Report{Target: opts.Target, Seed: seed, Tags: opts.Tags, Commit: opts.Commit}
+	rep := &Report{Target: opts.Target, Seed: seed, Tags: opts.Tags, Commit: opts.Commit, Started: time.Now().UTC()}
 	if len(base.NotClaimed) > 0 {
 		rep.NotClaimed = base.NotClaimed
 		opts.Tags = excludeProfiles(opts.Tags, base.NotClaimed)
@@ -244,6 +254,8 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	} else if opts.AppendixA != nil {
 		rep.BaselineProblems = base.Check(index, opts.AppendixA)
 	}
+	rep.Totals = rep.Counts()
+	rep.Duration = time.Since(rep.Started).Seconds()
 	return rep, nil
 }
 

@@ -1,6 +1,6 @@
 // Package driver runs the conformance suite against an implementation in
 // any language: a separate process that speaks the driver protocol
-// (PROTOCOL.md in this directory) on its stdin and stdout.
+// (SPEC.md Appendix D) on its stdin and stdout.
 //
 //	d := driver.New([]string{"codemode", "serve-driver"})
 //	conformance.TestTarget(t, "mine", d.MakeTarget, "~@wip")

@@ -16,8 +16,9 @@ import (
 // suiteInfo is what hello tells the implementation about the suite.
 var suiteInfo = protocol.Info{Name: "codemodekit-conformance", Version: protocol.Version}
 
-// A Driver runs an implementation as a separate process that speaks
-// PROTOCOL.md on its stdin and stdout: one process per scenario, started
+// A Driver runs an implementation as a separate process that speaks the
+// driver protocol (SPEC.md Appendix D) on its stdin and stdout: one process
+// per scenario, started
 // by the target's Start and ended by its Close.
 type Driver struct {
 	argv []string

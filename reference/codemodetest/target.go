@@ -3,7 +3,7 @@
 // scenario in process, with the scenario's tools executed by the suite's
 // fake tool host. The adaptation itself is in the harness subpackage,
 // which codemode serve-driver serves over the driver protocol
-// (conformance/driver/PROTOCOL.md).
+// (SPEC.md Appendix D).
 package codemodetest
 
 import (

@@ -1,5 +1,5 @@
 // Package protocol is the wire format of the conformance driver protocol
-// (../PROTOCOL.md): JSON-RPC 2.0, one message per line, requests in both
+// (SPEC.md Appendix D): JSON-RPC 2.0, one message per line, requests in both
 // directions. It holds the message types, [Conn] (one end of a connection,
 // for either side), and [Serve] with [Host] for implementations written in
 // Go.

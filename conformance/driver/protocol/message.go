@@ -56,7 +56,7 @@ type ToolError struct{ Message string }
 func (e *ToolError) Error() string { return e.Message }
 
 // CodeName returns the symbolic name of a protocol error code, as
-// PROTOCOL.md writes it ("not_applicable"), or "error".
+// SPEC.md Appendix D writes it ("not_applicable"), or "error".
 func CodeName(code int) string {
 	switch code {
 	case CodeParseError:
@@ -90,7 +90,7 @@ const maxLine = 32 << 20
 var errNotObject = errors.New("not a JSON object")
 
 // decodeMessage decodes one line. It accepts exactly the messages
-// PROTOCOL.md allows: a JSON object with "jsonrpc": "2.0" that is a
+// SPEC.md Appendix D allows: a JSON object with "jsonrpc": "2.0" that is a
 // request, a notification or a response. Unknown members are ignored.
 func decodeMessage(line []byte) (*message, error) {
 	line = bytes.TrimSpace(line)

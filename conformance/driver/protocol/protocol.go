@@ -6,7 +6,7 @@ import (
 	"github.com/codemodekit/kit/fakes/faketools"
 )
 
-// Version is the version of PROTOCOL.md this package speaks.
+// Version is the version of the driver protocol (SPEC.md Appendix D) this package speaks.
 const Version = "1"
 
 // Methods the suite calls on the implementation.

@@ -14,7 +14,7 @@
 // -), then calls wait with the run id for as long as the result is waiting,
 // and prints every result payload (SPEC.md chapter 7) as one compact JSON
 // line. serve-driver speaks the conformance driver protocol
-// (conformance/driver/PROTOCOL.md) on stdin and stdout, for the
+// (SPEC.md Appendix D) on stdin and stdout, for the
 // conformance suite.
 //
 // The catalog file has the format of fixtures/catalogs/README.md; its tools
@@ -73,7 +73,7 @@ Commands:
          is waiting; print every result payload as one compact JSON line
   serve-driver
          speak the conformance driver protocol on stdin and stdout
-         (conformance/driver/PROTOCOL.md)
+         (SPEC.md Appendix D)
 
 Flags:
   --catalog FILE   tool catalog, as in fixtures/catalogs/README.md (required)

@@ -14,7 +14,7 @@ import (
 const serveDriverUsage = `codemode serve-driver [--isolation process|in-process]`
 
 // serveDriverCommand serves the reference over the conformance driver
-// protocol (conformance/driver/PROTOCOL.md) on stdin and stdout, one
+// protocol (SPEC.md Appendix D) on stdin and stdout, one
 // scenario per process, so that the suite can test it as it tests an
 // implementation in any language. Diagnostics go to stderr, which the
 // suite attaches to failures.

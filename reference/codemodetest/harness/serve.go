@@ -37,7 +37,7 @@ func Hello() protocol.HelloResult {
 }
 
 // ServeDriver serves the reference over the driver protocol
-// (conformance/driver/PROTOCOL.md) on in and out, until the suite sends
+// (SPEC.md Appendix D) on in and out, until the suite sends
 // close or in ends: the same adaptation as in process, with the suite's
 // fake host reached over the protocol.
 //

@@ -57,5 +57,9 @@ func gatewayInfo(cmd, api, isolation string, strict bool) (targetInfo, string, f
 		}
 	}
 	mk := gateway.MakeTarget(gateway.Options{Command: argv, API: api, Fixtures: codemodetest.RealMCPFixtures})
-	return targetInfo{make: mk, claimed: report.Profiles}, name, cleanup, nil
+	version := ""
+	if cmd == "" {
+		version = referenceVersion()
+	}
+	return targetInfo{make: mk, claimed: report.Profiles, version: version}, name, cleanup, nil
 }

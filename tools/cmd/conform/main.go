@@ -14,7 +14,7 @@
 //	conform --target openclaw [--openclaw-version V] [flags as above]
 //
 // --driver runs the suite against any implementation that speaks the
-// driver protocol (conformance/driver/PROTOCOL.md) on its stdin and
+// driver protocol (SPEC.md Appendix D) on its stdin and
 // stdout, one process per scenario: COMMAND is split into words like a
 // shell does (quotes and backslashes, no expansion). The target's name,
 // and so its baseline, is the implementation's name from the handshake
@@ -65,6 +65,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -83,6 +84,7 @@ func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 type targetInfo struct {
 	make    conformance.MakeTarget
 	claimed []string
+	version string // the implementation's version, when known
 }
 
 // targets are the targets conform knows, by name.
@@ -99,7 +101,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	target := fs.String("target", codemodetest.Name, "target to run: "+strings.Join(targetNames(), ", "))
 	tags := fs.String("tags", "", "godog tag filter selecting scenarios: alternatives separated by \",\", each tags joined by \"&&\", ~ negates; e.g. \"@core && ~@security, @mcp\"")
 	format := fs.String("format", "pretty", "stdout format: pretty, cucumber or junit")
-	reportDir := fs.String("report", "", "directory to write report.json and summary.md into")
+	reportDir := fs.String("report", "", "directory to write the reports into: report.json, summary.md, report.html, junit.xml, cucumber.json and badges/")
 	list := fs.Bool("list", false, "list every scenario with its tags and exit")
 	seed := fs.Int64("seed", 0, "scenario order seed (0 picks one and prints it)")
 	concurrency := fs.Int("concurrency", 1, "scenarios run at the same time")
@@ -110,7 +112,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	durationsFile := fs.String("durations", "", "with --shard: a previous report.json whose scenario durations balance the parts")
 	var paths multiFlag
 	fs.Var(&paths, "path", "feature file or file:line to run (repeatable); default every feature")
-	driverCmd := fs.String("driver", "", "command of an implementation speaking conformance/driver/PROTOCOL.md, e.g. \"codemode serve-driver\"")
+	driverCmd := fs.String("driver", "", "command of an implementation speaking the driver protocol (SPEC.md Appendix D), e.g. \"codemode serve-driver\"")
 	gatewayCmd := fs.String("gateway-cmd", "", "with --target gateway: the gateway command, {config} standing for its configuration file (default: the reference gateway)")
 	gatewayAPI := fs.String("gateway-api", "openai-responses", "with --target gateway: the provider API the gateway is configured with: openai-responses or openai-completions")
 	openclawVersion := fs.String("openclaw-version", defaultOpenClawVersion, "with --target openclaw: the OpenClaw release to install (npm) and run")
@@ -118,6 +120,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	isolation := fs.String("isolation", "process", "with the embedded reference or the reference gateway: where it runs guest code, process (worker processes) or in-process")
 	strict := fs.Bool("strict-preemption", false, "with the embedded reference or the reference gateway: make every wasm loop a safepoint (what lets the watchdog stop a guest inside a long built-in call with --isolation in-process)")
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
 		return 2
 	}
 	if *list {
@@ -213,6 +218,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		opts := codemodetest.Options{Isolation: iso, StrictPreemption: *strict}
 		info.make = func() (conformance.Target, error) { return codemodetest.NewTargetWith(opts) }
+		info.version = referenceVersion()
 	}
 	mk := info.make
 	if *explainAt != "" {
@@ -264,7 +270,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "conform: %v\n", err)
 		return 2
 	}
-	rep.Claimed = info.claimed
+	rep.Claimed, rep.TargetVersion = info.claimed, info.version
 	switch *format {
 	case "explain":
 		explain(stdout, rep)
@@ -399,7 +405,7 @@ func targetNames() []string {
 	for n := range targets {
 		names = append(names, n)
 	}
-	return append(names, gatewayTarget, driverTarget+" (with --driver)")
+	return append(names, gatewayTarget, openclawTarget, driverTarget+" (with --driver)")
 }
 
 // driverTarget is the --target value that stands for --driver's
@@ -430,7 +436,7 @@ func driverInfo(cmd, name string) (targetInfo, string, error) {
 	if name == "" {
 		name = hello.Implementation.Name
 	}
-	return targetInfo{make: d.MakeTarget, claimed: hello.Profiles}, name, nil
+	return targetInfo{make: d.MakeTarget, claimed: hello.Profiles, version: hello.Implementation.Version}, name, nil
 }
 
 // splitCommand splits s into words as a POSIX shell does, without any
@@ -504,3 +510,21 @@ type multiFlag []string
 
 func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
 func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
+
+// referenceVersion is the version of the reference module conform is built
+// with: a release's module version, or "(devel)" in the repository.
+func referenceVersion() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return ""
+	}
+	for _, m := range bi.Deps {
+		if m.Path == "github.com/codemodekit/kit/reference" {
+			if m.Replace != nil && m.Replace.Version != "" {
+				return m.Replace.Version
+			}
+			return m.Version
+		}
+	}
+	return "(devel)"
+}

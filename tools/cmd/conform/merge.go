@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -25,6 +26,9 @@ func runMerge(args []string, stdout, stderr io.Writer) int {
 	out := fs.String("report", "", "directory to write the merged report into (report.json, summary.md, report.html, junit.xml, cucumber.json, badges)")
 	updateBaseline := fs.Bool("update-baseline", false, "update conformance/baselines/<target>.txt from the merged run, as a whole run's --update-baseline does")
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
 		return 2
 	}
 	dirs := fs.Args()

@@ -132,7 +132,7 @@ func openclawInfo(version string, stderr io.Writer) (targetInfo, string, func(),
 		cleanup()
 		os.Exit(130)
 	}()
-	return targetInfo{make: r.MakeTarget(), claimed: report.Profiles}, openclawTarget + "-" + version, cleanup, nil
+	return targetInfo{make: r.MakeTarget(), claimed: report.Profiles, version: version}, openclawTarget + "-" + version, cleanup, nil
 }
 
 // closeRunner stops the runner's gateways and prints their start times.

@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/codemodekit/kit/conformance"
 )
@@ -96,13 +97,29 @@ func Write(dir string, r *conformance.Report) error {
 		return err
 	}
 	defer f.Close()
-	return Summary(f, r)
+	excluded, err := conformance.LoadExclusions()
+	if err != nil {
+		return err
+	}
+	return Summary(f, r, excluded)
 }
 
-// Summary writes the Markdown summary.
-func Summary(w io.Writer, r *conformance.Report) error {
+// Summary writes the Markdown summary; excluded are the clauses that have
+// no scenario on purpose, with the reason (conformance.LoadExclusions).
+func Summary(w io.Writer, r *conformance.Report, excluded map[string]string) error {
 	fmt.Fprintf(w, "# Conformance: %s\n\n", r.Target)
-	fmt.Fprintf(w, "Seed `%d`. %s\n\n", r.Seed, r.Summary())
+	version := ""
+	if r.TargetVersion != "" {
+		version = " " + r.TargetVersion
+	}
+	fmt.Fprintf(w, "Target %s%s, seed `%d`", r.Target, version, r.Seed)
+	if r.Commit != "" {
+		fmt.Fprintf(w, ", suite at `%s`", r.Commit)
+	}
+	if !r.Started.IsZero() {
+		fmt.Fprintf(w, ", started %s, %s", r.Started.UTC().Format("2006-01-02 15:04 MST"), (time.Duration(r.Duration * float64(time.Second))).Round(time.Second))
+	}
+	fmt.Fprintf(w, ". %s\n\n", r.Summary())
 	if len(r.Divergences) > 0 {
 		fmt.Fprintln(w, "## Divergences\n\nThe failures grouped by cause, the cause that fails the most scenarios first: cited SPEC Appendix A rows for listed failures, the first difference for unexpected ones.\n\n| # | scenarios | cause | clauses |\n| --- | --- | --- | --- |")
 		for i, c := range r.Divergences {
@@ -138,6 +155,19 @@ func Summary(w io.Writer, r *conformance.Report) error {
 	for _, c := range clauses {
 		t := bc[c]
 		fmt.Fprintf(w, "| %s | %d | %d | %d | %d | %d |\n", c, t.Total(), t.Passed, t.Failed, t.ExpectedFail, t.NotApplicable)
+	}
+	var without []string
+	for c := range excluded {
+		if bc[c] == nil {
+			without = append(without, c)
+		}
+	}
+	if len(without) > 0 {
+		sort.Slice(without, func(i, j int) bool { return conformance.ClauseLess(without[i], without[j]) })
+		fmt.Fprint(w, "\n## Clauses without scenarios\n\nClauses no scenario can observe (conformance/exclusions), with the reason.\n\n| clause | reason |\n| --- | --- |\n")
+		for _, c := range without {
+			fmt.Fprintf(w, "| %s | %s |\n", c, escape(excluded[c]))
+		}
 	}
 	var retried []string
 	for _, res := range r.Results {
@@ -277,8 +307,18 @@ func JUnit(w io.Writer, r *conformance.Report) error {
 	return err
 }
 
-// Cucumber writes cucumber JSON: one element per scenario, with its failing
-// step when it failed.
+// Cucumber writes Cucumber's JSON report format (the one cucumber-jvm and
+// cucumber-js write, and report tools read): one feature per feature file,
+// named by its Gherkin title, one element per scenario with its tags and
+// every step as it ran (keyword, text, line, status, duration in
+// nanoseconds, the error on the failing step).
+//
+// It is written from the report, not by godog's cucumber formatter: a
+// merged run has no godog run to format, and the verdict is the baseline's.
+// An expected failure's failing step is "skipped" with the baseline's
+// reason in its message (Cucumber has no expected failures; JUnit's
+// skipped is the same choice), and a not-applicable scenario's steps are
+// "skipped" with the reason.
 func Cucumber(w io.Writer, r *conformance.Report) error {
 	type result struct {
 		Status       string `json:"status"`
@@ -309,33 +349,57 @@ func Cucumber(w io.Writer, r *conformance.Report) error {
 		ID       string    `json:"id"`
 		Keyword  string    `json:"keyword"`
 		Name     string    `json:"name"`
+		Line     int       `json:"line"`
 		Elements []element `json:"elements"`
+	}
+	ix, err := conformance.DefaultIndex()
+	if err != nil {
+		return err
 	}
 	byFeature := map[string]*feature{}
 	var order []string
 	for _, res := range r.Results {
 		f := byFeature[res.Feature]
 		if f == nil {
-			f = &feature{URI: res.Feature, ID: strings.TrimSuffix(res.Feature, ".feature"), Keyword: "Feature", Name: res.Feature}
+			name := ix.Title(res.Feature)
+			if name == "" {
+				name = res.Feature
+			}
+			f = &feature{URI: "features/" + res.Feature, ID: cucumberID(name), Keyword: "Feature", Name: name, Line: 1}
 			byFeature[res.Feature] = f
 			order = append(order, res.Feature)
 		}
-		status := map[string]string{conformance.StatusPassed: "passed", conformance.StatusExpectedFail: "skipped",
-			conformance.StatusNotApplicable: "skipped"}[res.Status]
-		if status == "" {
-			status = "failed"
-		}
-		el := element{ID: f.ID + ";" + strings.ReplaceAll(strings.ToLower(res.Name), " ", "-"), Keyword: "Scenario",
-			Name: res.Name, Line: res.Line, Type: "scenario"}
+		el := element{ID: f.ID + ";" + cucumberID(res.Name), Keyword: "Scenario", Name: res.Name, Line: res.Line, Type: "scenario"}
 		for _, t := range res.Tags {
 			el.Tags = append(el.Tags, tag{Name: t, Line: res.Line - 1})
 		}
-		stepName := res.Step
-		if stepName == "" {
-			stepName = "scenario"
+		for _, st := range res.Steps {
+			out := step{Keyword: st.Keyword, Name: st.Text, Line: st.Line,
+				Result: result{Status: cucumberStatus(st.Status), ErrorMessage: st.Error, Duration: int64(st.Duration * 1e9)}}
+			if out.Keyword == "" {
+				out.Keyword = "* "
+			}
+			if out.Result.Status == "failed" && out.Result.ErrorMessage == "" {
+				out.Result.ErrorMessage = "failed" // Cucumber requires a failed step's message
+			}
+			switch {
+			case res.Status == conformance.StatusNotApplicable || (res.Status == conformance.StatusExpectedFail && st.Status != "passed" && st.Status != "skipped"):
+				if st.Status != "skipped" {
+					out.Result.Status = "skipped"
+					out.Result.ErrorMessage = res.Status + ": " + res.Reason
+					if st.Error != "" {
+						out.Result.ErrorMessage += "\n" + st.Error
+					}
+				}
+			}
+			el.Steps = append(el.Steps, out)
 		}
-		el.Steps = []step{{Keyword: "Then ", Name: stepName, Line: res.Line,
-			Result: result{Status: status, ErrorMessage: res.Error + res.Reason, Duration: int64(res.Duration * 1e9)}}}
+		if len(el.Steps) == 0 {
+			// A result without step outcomes (the scenario never started):
+			// one step carries its outcome.
+			el.Steps = []step{{Keyword: "* ", Name: "the scenario runs", Line: res.Line,
+				Result: result{Status: cucumberStatus(res.Status), ErrorMessage: strings.TrimSpace(res.Error + "\n" + res.Reason), Duration: int64(res.Duration * 1e9)}}}
+		}
 		f.Elements = append(f.Elements, el)
 	}
 	out := make([]feature, 0, len(order))
@@ -345,4 +409,23 @@ func Cucumber(w io.Writer, r *conformance.Report) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
+}
+
+// cucumberStatus maps a step or scenario status to Cucumber's: passed,
+// failed, skipped, pending or undefined.
+func cucumberStatus(s string) string {
+	switch s {
+	case "passed", "failed", "skipped", "pending", "undefined":
+		return s
+	case conformance.StatusExpectedFail, conformance.StatusNotApplicable:
+		return "skipped"
+	case "ambiguous":
+		return "failed"
+	}
+	return "failed"
+}
+
+// cucumberID is Cucumber's id of a name: lower case, spaces as dashes.
+func cucumberID(name string) string {
+	return strings.ReplaceAll(strings.ToLower(strings.TrimSpace(name)), " ", "-")
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -21,13 +22,26 @@ var update = flag.Bool("update", false, "rewrite golden files")
 // and text that must be escaped in every format.
 func sample() *conformance.Report {
 	r := &conformance.Report{
-		Target: "sample", Seed: 7, Tags: "~@slow",
+		Target: "sample", TargetVersion: "1.2.3", Seed: 7, Tags: "~@slow", Commit: "0123abc",
+		Started: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), Duration: 61.4,
 		Results: []conformance.Result{
-			{Feature: "01-exec.feature", Line: 10, Name: "exec returns a value", Tags: []string{"@core", "@CM-1.1", "@timing"}, Status: conformance.StatusPassed, Duration: 0.01, Retried: true},
-			{Feature: "01-exec.feature", Line: 20, Name: "pipes | and <tags> & quotes \"", Tags: []string{"@core", "@security", "@CM-1.2"}, Status: conformance.StatusFailed, Step: `Then the result is "x"`, Error: "first line\nsecond <line>", Duration: 0.02},
-			{Feature: "08-runs.feature", Line: 30, Name: "wait resumes", Tags: []string{"@snapshots", "@CM-8.10"}, Status: conformance.StatusExpectedFail, Reason: "not yet", Duration: 0.03},
-			{Feature: "08-runs.feature", Line: 35, Name: "wait refuses", Tags: []string{"@snapshots", "@CM-8.20"}, Status: conformance.StatusExpectedFail, Reason: "known divergence (SPEC A#7)", Duration: 0.03},
-			{Feature: "08-runs.feature", Line: 38, Name: "wait refuses again", Tags: []string{"@snapshots", "@CM-8.18"}, Status: conformance.StatusExpectedFail, Reason: "known divergence (SPEC A#7): the same", Duration: 0.03},
+			{Feature: "01-exec.feature", Line: 10, Name: "exec returns a value", Tags: []string{"@core", "@CM-1.1", "@timing"}, Status: conformance.StatusPassed, Duration: 0.01, Retried: true,
+				Steps: []conformance.StepResult{
+					{Keyword: "When ", Text: "the model calls exec with:", Line: 11, Status: "passed", Duration: 0.006},
+					{Keyword: "Then ", Text: "the result value is 2", Line: 15, Status: "passed", Duration: 0.004},
+				}},
+			{Feature: "01-exec.feature", Line: 20, Name: "pipes | and <tags> & quotes \"", Tags: []string{"@core", "@security", "@CM-1.2"}, Status: conformance.StatusFailed, Step: `the result is "x"`, Error: "first line\nsecond <line>", Duration: 0.02,
+				Steps: []conformance.StepResult{
+					{Keyword: "When ", Text: "a turn starts", Line: 21, Status: "passed", Duration: 0.01},
+					{Keyword: "Then ", Text: `the result is "x"`, Line: 22, Status: "failed", Error: "first line\nsecond <line>", Duration: 0.01},
+					{Keyword: "And ", Text: "nothing else", Line: 23, Status: "skipped"},
+				}},
+			{Feature: "08-runs-and-wait.feature", Line: 30, Name: "wait resumes", Tags: []string{"@snapshots", "@CM-8.10"}, Status: conformance.StatusExpectedFail, Reason: "not yet", Duration: 0.03,
+				Steps: []conformance.StepResult{
+					{Keyword: "When ", Text: "the model calls wait", Line: 31, Status: "failed", Error: "no run", Duration: 0.03},
+				}},
+			{Feature: "08-runs-and-wait.feature", Line: 35, Name: "wait refuses", Tags: []string{"@snapshots", "@CM-8.20"}, Status: conformance.StatusExpectedFail, Reason: "known divergence (SPEC A#7)", Duration: 0.03},
+			{Feature: "08-runs-and-wait.feature", Line: 38, Name: "wait refuses again", Tags: []string{"@snapshots", "@CM-8.18"}, Status: conformance.StatusExpectedFail, Reason: "known divergence (SPEC A#7): the same", Duration: 0.03},
 			{Feature: "14-mcp-real.feature", Line: 40, Name: "real server", Tags: []string{"@real-mcp", "@CM-8.2"}, Status: conformance.StatusNotApplicable, Error: "no fixtures", Duration: 0},
 		},
 		NotClaimed: map[string]string{"typescript": "no TypeScript (SPEC A#15)"},
@@ -45,7 +59,9 @@ func TestFormats(t *testing.T) {
 		golden string
 		write  func(*bytes.Buffer) error
 	}{
-		{"summary.md", func(b *bytes.Buffer) error { return Summary(b, sample()) }},
+		{"summary.md", func(b *bytes.Buffer) error {
+			return Summary(b, sample(), map[string]string{"CM-1.19": "meta requirement on this document", "CM-1.2": "covered, so not shown as excluded"})
+		}},
 		{"junit.xml", func(b *bytes.Buffer) error { return JUnit(b, sample()) }},
 		{"cucumber.json", func(b *bytes.Buffer) error { return Cucumber(b, sample()) }},
 		{"report.html", func(b *bytes.Buffer) error {
