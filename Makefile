@@ -10,7 +10,7 @@
 # servers through npm lockfiles, the go-sdk example server at a pinned version.
 
 GO      ?= go
-MODULES := features fixtures fakes conformance reference tools
+MODULES := features fixtures fakes conformance reference reference/quickjswasm tools
 WASM    := reference/node_modules/quickjs-wasi/quickjs.wasm
 REPORT  ?= reports/reference
 MCP_DIR := fixtures/mcp
@@ -123,6 +123,14 @@ MUTATE_FLAGS ?=
 .PHONY: mutate
 mutate: deps ## mutation score of a seeded sample (MUTATE_FLAGS; docs/mutation.md)
 	cd tools && $(GO) run ./cmd/mutate $(MUTATE_FLAGS)
+
+# wasm regenerates the embedded reference/quickjswasm/quickjs.wasm from the
+# npm package reference/package-lock.json pins (tools/cmd/genwasm: npm pack,
+# the lockfile's integrity hash, quickjswasm.SHA256); WASM_FLAGS=-check
+# compares instead of writing.
+.PHONY: wasm
+wasm: ## regenerate the embedded quickjs.wasm from the pinned npm package
+	cd tools && $(GO) run ./cmd/genwasm $(WASM_FLAGS)
 
 # conformance-openclaw runs the suite against the published OpenClaw
 # (conformance/openclaw): it installs OPENCLAW_VERSION with its Node build

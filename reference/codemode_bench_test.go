@@ -36,7 +36,7 @@ func benchRuntimeWith(b *testing.B, iso Isolation) *Runtime {
 	b.Helper()
 	rt := New(context.Background(), Options{Isolation: iso})
 	if err := rt.Available(); err != nil {
-		b.Fatalf("runtime unavailable (run `npm ci` in reference/): %v", err)
+		b.Fatalf("runtime unavailable: %v", err)
 	}
 	b.Cleanup(rt.Close)
 	return rt

@@ -66,6 +66,7 @@ require (
 require (
 	github.com/codemodekit/kit/conformance v0.0.0
 	github.com/codemodekit/kit/fakes v0.0.0
+	github.com/codemodekit/kit/reference/quickjswasm v0.0.0
 	github.com/evanw/esbuild v0.28.2
 	github.com/google/go-cmp v0.7.0
 	github.com/klauspost/compress v1.20.4
@@ -82,4 +83,5 @@ replace (
 	github.com/codemodekit/kit/fakes => ../fakes
 	github.com/codemodekit/kit/features => ../features
 	github.com/codemodekit/kit/fixtures => ../fixtures
+	github.com/codemodekit/kit/reference/quickjswasm => ./quickjswasm
 )

@@ -13,7 +13,7 @@ func newTestRuntime(t *testing.T) *Runtime {
 	t.Helper()
 	rt := New(context.Background(), Options{})
 	if err := rt.Available(); err != nil {
-		t.Fatalf("runtime unavailable (run `npm ci` in reference/): %v", err)
+		t.Fatalf("runtime unavailable: %v", err)
 	}
 	t.Cleanup(rt.Close)
 	return rt

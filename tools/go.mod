@@ -4,13 +4,14 @@ go 1.26.0
 
 require (
 	github.com/codemodekit/kit/conformance v0.0.0
+	github.com/codemodekit/kit/fakes v0.0.0
 	github.com/codemodekit/kit/reference v0.0.0
+	github.com/codemodekit/kit/reference/quickjswasm v0.0.0
 	github.com/evanw/esbuild v0.28.2
 	github.com/google/go-cmp v0.7.0
 )
 
 require (
-	github.com/codemodekit/kit/fakes v0.0.0 // indirect
 	github.com/codemodekit/kit/features v0.0.0 // indirect
 	github.com/codemodekit/kit/fixtures v0.0.0 // indirect
 	github.com/cucumber/gherkin/go/v42 v42.0.0 // indirect
@@ -38,4 +39,5 @@ replace (
 	github.com/codemodekit/kit/features => ../features
 	github.com/codemodekit/kit/fixtures => ../fixtures
 	github.com/codemodekit/kit/reference => ../reference
+	github.com/codemodekit/kit/reference/quickjswasm => ../reference/quickjswasm
 )

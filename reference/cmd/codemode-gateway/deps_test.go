@@ -29,6 +29,6 @@ func requireRuntime(t testing.TB) {
 	rt := codemode.New(context.Background(), codemode.Options{})
 	defer rt.Close()
 	if err := rt.Available(); err != nil {
-		t.Fatalf("runtime unavailable (run `npm ci` in reference/): %v", err)
+		t.Fatalf("runtime unavailable: %v", err)
 	}
 }

@@ -129,7 +129,7 @@ func requireRuntime(t *testing.T) {
 	rt := codemode.New(context.Background(), codemode.Options{})
 	defer rt.Close()
 	if err := rt.Available(); err != nil {
-		t.Fatalf("runtime unavailable (run `npm ci` in reference/): %v", err)
+		t.Fatalf("runtime unavailable: %v", err)
 	}
 }
 

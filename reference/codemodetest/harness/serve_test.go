@@ -61,7 +61,7 @@ func TestServeDriver_fixturesNotApplicable(t *testing.T) {
 // result cross the protocol.
 func TestServeDriver_turn(t *testing.T) {
 	if err := codemode.New(context.Background(), codemode.Options{}).Available(); err != nil {
-		t.Fatalf("runtime unavailable (run `npm ci` in reference/): %v", err)
+		t.Fatalf("runtime unavailable: %v", err)
 	}
 	var hooked []string
 	suite := serve(t, func(ctx context.Context, method string, params json.RawMessage) (any, error) {

@@ -76,7 +76,7 @@ func newBenchRunner(b *testing.B) *Runner {
 	b.Helper()
 	sb, err := sandbox.New(context.Background(), sandbox.Options{})
 	if err != nil {
-		b.Fatalf("engine unavailable (run `npm ci` in reference/): %v", err)
+		b.Fatalf("engine unavailable: %v", err)
 	}
 	rn := NewRunner(sb, nil)
 	b.Cleanup(rn.Close)

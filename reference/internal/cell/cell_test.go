@@ -62,7 +62,7 @@ func testRunner(t testing.TB) *Runner {
 	t.Helper()
 	sb, err := sandbox.New(context.Background(), sandbox.Options{})
 	if err != nil {
-		t.Fatalf("engine unavailable (run `npm ci` in reference/): %v", err)
+		t.Fatalf("engine unavailable: %v", err)
 	}
 	rn := NewRunner(sb, nil)
 	t.Cleanup(rn.Close)

@@ -26,7 +26,8 @@ const maxMemoryPages = (1<<30)/65536 + 256
 // Options configure New. The zero value locates the pinned binary, checks the
 // pinned digest and uses the default compilation cache.
 type Options struct {
-	// WasmPath is the binary to load; empty means LocateWasm.
+	// WasmPath is the binary to load; empty means LocateWasm (the
+	// WasmEnv variable, else the embedded binary).
 	WasmPath string
 	// Digest is the expected sha256 (hex); empty means PinnedDigest.
 	Digest string
@@ -59,17 +60,13 @@ type Engine struct {
 func New(ctx context.Context, opts Options) (*Engine, error) {
 	path := opts.WasmPath
 	if path == "" {
-		p, err := LocateWasm()
-		if err != nil {
-			return nil, err
-		}
-		path = p
+		path = LocateWasm()
 	}
 	digest := opts.Digest
 	if digest == "" {
 		digest = PinnedDigest
 	}
-	bin, err := readVerified(path, digest)
+	bin, err := loadVerified(path, digest)
 	if err != nil {
 		return nil, err
 	}
@@ -115,7 +112,8 @@ func New(ctx context.Context, opts Options) (*Engine, error) {
 // for the binary that made them.
 func (e *Engine) Digest() [32]byte { return e.digest }
 
-// Path returns the path the binary was loaded from.
+// Path returns the path the binary was loaded from, "" for the embedded
+// binary.
 func (e *Engine) Path() string { return e.path }
 
 // LiveVMs reports how many VMs of e (fresh or restored) are not closed yet.

@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"strconv"
@@ -43,7 +44,7 @@ func benchEng(b *testing.B) *Engine {
 	b.Helper()
 	e, err := Shared(context.Background(), Options{})
 	if err != nil {
-		b.Fatalf("engine unavailable (run `npm ci` in reference/): %v", err)
+		b.Fatalf("engine unavailable: %v", err)
 	}
 	return e
 }
@@ -78,15 +79,7 @@ func benchStateVM(b *testing.B, src string) *VM {
 
 func benchWasmBytes(b *testing.B) []byte {
 	b.Helper()
-	p, err := LocateWasm()
-	if err != nil {
-		b.Fatal(err)
-	}
-	bin, err := os.ReadFile(p)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return bin
+	return EmbeddedWasm()
 }
 
 // BenchmarkCompile measures New: read + sha256 + host modules + compile.
@@ -150,8 +143,8 @@ func BenchmarkCompile(b *testing.B) {
 
 // BenchmarkVerifyWasm isolates the sha256 check New does on every start.
 func BenchmarkVerifyWasm(b *testing.B) {
-	p, err := LocateWasm()
-	if err != nil {
+	p := filepath.Join(b.TempDir(), "quickjs.wasm")
+	if err := os.WriteFile(p, benchWasmBytes(b), 0o600); err != nil {
 		b.Fatal(err)
 	}
 	b.SetBytes(int64(len(benchWasmBytes(b))))

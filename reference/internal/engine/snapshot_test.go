@@ -176,10 +176,17 @@ func TestSnapshot_NodeInterop(t *testing.T) {
 		t.Skip("node is not installed")
 	}
 	e := testEngine(t)
-	pkg := filepath.Join(filepath.Dir(filepath.Dir(e.Path())), "quickjs-wasi", "dist", "index.js")
-	if _, err := os.Stat(pkg); err != nil {
-		t.Fatalf("quickjs-wasi package not found next to the wasm: %v", err)
+	// The npm package (make deps), whose quickjs.wasm is the embedded
+	// binary (TestEmbeddedWasmIsTheNPMPackage).
+	npmDir, err := filepath.Abs(filepath.Join("..", "..", "node_modules", "quickjs-wasi"))
+	if err != nil {
+		t.Fatal(err)
 	}
+	pkg := filepath.Join(npmDir, "dist", "index.js")
+	if _, err := os.Stat(pkg); err != nil {
+		t.Fatalf("quickjs-wasi package not installed (make deps): %v", err)
+	}
+	wasmPath := filepath.Join(npmDir, "quickjs.wasm")
 	dir := t.TempDir()
 
 	// Go -> Node.
@@ -197,7 +204,7 @@ func TestSnapshot_NodeInterop(t *testing.T) {
 		t.Fatal(err)
 	}
 	nodeSnap := filepath.Join(dir, "node.qjss")
-	out, err := exec.Command(node, filepath.Join("testdata", "interop.mjs"), "file://"+pkg, e.Path(), goSnap, nodeSnap).CombinedOutput()
+	out, err := exec.Command(node, filepath.Join("testdata", "interop.mjs"), "file://"+pkg, wasmPath, goSnap, nodeSnap).CombinedOutput()
 	if err != nil {
 		t.Fatalf("node interop script: %v\n%s", err, out)
 	}

@@ -18,7 +18,7 @@ func testEngine(t testing.TB) *Engine {
 	t.Helper()
 	e, err := Shared(context.Background(), Options{})
 	if err != nil {
-		t.Fatalf("engine unavailable (run `npm ci` in reference/): %v", err)
+		t.Fatalf("engine unavailable: %v", err)
 	}
 	return e
 }

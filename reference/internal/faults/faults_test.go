@@ -209,14 +209,7 @@ func probe(calls *atomic.Int64) codemode.Tool {
 // runtime_unavailable (CM-17.13): no guest code and no tool runs, nothing
 // falls back to direct tools.
 func TestFault_EngineUnavailable(t *testing.T) {
-	real, err := engine.LocateWasm()
-	if err != nil {
-		t.Fatalf("quickjs-wasi binary not installed (run `npm ci` in reference/): %v", err)
-	}
-	bin, err := os.ReadFile(real)
-	if err != nil {
-		t.Fatal(err)
-	}
+	bin := engine.EmbeddedWasm()
 	dir := t.TempDir()
 	truncated := filepath.Join(dir, "truncated.wasm")
 	if err := os.WriteFile(truncated, bin[:len(bin)/2], 0o600); err != nil {

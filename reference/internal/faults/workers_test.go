@@ -24,7 +24,7 @@ func sharedPool(t *testing.T) *isolate.Pool {
 	t.Helper()
 	p, err := isolate.Shared(context.Background(), isolate.Options{})
 	if err != nil {
-		t.Fatalf("worker pool unavailable (run `npm ci` in reference/): %v", err)
+		t.Fatalf("worker pool unavailable: %v", err)
 	}
 	return p
 }

@@ -27,7 +27,7 @@ func testPool(t *testing.T, opts Options) *Pool {
 	t.Helper()
 	p, err := New(context.Background(), opts)
 	if err != nil {
-		t.Fatalf("pool: %v (run `npm ci` in reference/)", err)
+		t.Fatalf("pool: %v", err)
 	}
 	t.Cleanup(p.Close)
 	return p

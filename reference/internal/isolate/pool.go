@@ -103,16 +103,15 @@ func New(ctx context.Context, opts Options) (*Pool, error) {
 		opts.AddressSpace = DefaultAddressSpace
 	}
 	// A worker has neither the host's environment nor its directory: the
-	// binary and the compilation cache are found here.
+	// binary and the compilation cache are found here ("" is the binary
+	// embedded in the worker, the same executable).
 	if opts.WasmPath == "" {
-		path, err := engine.LocateWasm()
-		if err != nil {
-			return nil, err
-		}
-		opts.WasmPath = path
+		opts.WasmPath = engine.LocateWasm()
 	}
-	if abs, err := filepath.Abs(opts.WasmPath); err == nil {
-		opts.WasmPath = abs
+	if opts.WasmPath != "" {
+		if abs, err := filepath.Abs(opts.WasmPath); err == nil {
+			opts.WasmPath = abs
+		}
 	}
 	opts.CacheDir = engine.CacheDir(opts.CacheDir)
 	if opts.CacheDir != "off" {

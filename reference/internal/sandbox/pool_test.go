@@ -45,7 +45,7 @@ func idleCount(t *testing.T, p *pool, state func() (filling bool, n int)) int {
 func TestPool(t *testing.T) {
 	eng, err := engine.Shared(context.Background(), engine.Options{})
 	if err != nil {
-		t.Fatalf("engine unavailable (run `npm ci` in reference/): %v", err)
+		t.Fatalf("engine unavailable: %v", err)
 	}
 	p := newPool(eng, nil)
 	if got := readyCount(t, p); got != poolSize {
@@ -81,7 +81,7 @@ func TestPool(t *testing.T) {
 func TestPool_refillHammer(t *testing.T) {
 	eng, err := engine.Shared(context.Background(), engine.Options{})
 	if err != nil {
-		t.Fatalf("engine unavailable (run `npm ci` in reference/): %v", err)
+		t.Fatalf("engine unavailable: %v", err)
 	}
 	p := newPool(eng, nil)
 	defer p.close()
@@ -167,7 +167,7 @@ func hasCatalog(vm *engine.VM, g catalog.GuestCatalog) error {
 func TestPool_hot(t *testing.T) {
 	eng, err := engine.Shared(context.Background(), engine.Options{})
 	if err != nil {
-		t.Fatalf("engine unavailable (run `npm ci` in reference/): %v", err)
+		t.Fatalf("engine unavailable: %v", err)
 	}
 	// The VM count of the process once stable: an earlier test's leg may
 	// still be closing its VM.
@@ -263,7 +263,7 @@ func TestPool_hot(t *testing.T) {
 func TestPool_hotNewCatalogWhileFilling(t *testing.T) {
 	eng, err := engine.Shared(context.Background(), engine.Options{})
 	if err != nil {
-		t.Fatalf("engine unavailable (run `npm ci` in reference/): %v", err)
+		t.Fatalf("engine unavailable: %v", err)
 	}
 	a, b := bigCatalog(t, "a", 3000), bigCatalog(t, "b", 1500)
 	cfg := guestConfig(t, "one")
@@ -302,7 +302,7 @@ func TestPool_hotNewCatalogWhileFilling(t *testing.T) {
 func TestPool_hotHammer(t *testing.T) {
 	eng, err := engine.Shared(context.Background(), engine.Options{})
 	if err != nil {
-		t.Fatalf("engine unavailable (run `npm ci` in reference/): %v", err)
+		t.Fatalf("engine unavailable: %v", err)
 	}
 	cats := []catalog.GuestCatalog{bigCatalog(t, "a", 1500), bigCatalog(t, "b", 1500)}
 	cfgs := [][]byte{guestConfig(t, "one"), guestConfig(t, "two")}
