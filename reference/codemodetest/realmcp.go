@@ -94,14 +94,14 @@ func (r *realMCP) config(fixture string) (map[string]any, error) {
 	}
 	root, err := locateMCPFixtures()
 	if err != nil {
-		return nil, conformance.NotApplicable("real MCP server fixture %q: %v (run `make deps`)", fixture, err)
+		return nil, conformance.NotApplicable("real MCP server fixture %q: %v (install the fixtures with `make deps` in a checkout and set CODEMODE_MCP_FIXTURES to its fixtures/mcp, or leave the profile out: --tags '~@real-mcp')", fixture, err)
 	}
 	def, err := readMCPFixture(root, fixture)
 	if err != nil {
 		return nil, err
 	}
 	if err := def.requireInstalled(root); err != nil {
-		return nil, conformance.NotApplicable("real MCP server fixture %q is not installed: %v (run `make deps`)", fixture, err)
+		return nil, conformance.NotApplicable("real MCP server fixture %q is not installed: %v (install the fixtures with `make deps`, or leave the profile out: --tags '~@real-mcp')", fixture, err)
 	}
 	scratch := ""
 	if def.usesScratch() {
