@@ -270,6 +270,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "conform: %v\n", err)
 		return 2
 	}
+	if interrupted.Load() {
+		select {} // the signal handler exits once the gateways are stopped
+	}
 	rep.Claimed, rep.TargetVersion = info.claimed, info.version
 	switch *format {
 	case "explain":

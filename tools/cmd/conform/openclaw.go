@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -128,12 +129,17 @@ func openclawInfo(version string, stderr io.Writer) (targetInfo, string, func(),
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	go func() {
 		sig := <-sigs
-		fmt.Fprintf(stderr, "conform: %v: stopping the gateways\n", sig)
+		interrupted.Store(true)
+		fmt.Fprintf(stderr, "conform: %v: stopping the gateways; no report is written\n", sig)
 		cleanup()
 		os.Exit(130)
 	}()
 	return targetInfo{make: r.MakeTarget(), claimed: report.Profiles, version: version}, openclawTarget + "-" + version, cleanup, nil
 }
+
+// interrupted is set when a signal ends an OpenClaw run: the scenarios
+// still running fail as the gateways stop, so the run's report would lie.
+var interrupted atomic.Bool
 
 // closeRunner stops the runner's gateways and prints their start times.
 func closeRunner(r *openclaw.Runner, stderr io.Writer) {
