@@ -86,6 +86,12 @@ func Merge(shards []*Report, base *Baseline, index *FeatureIndex, rows AppendixA
 		}
 		merged.Results = append(merged.Results, r.Results...)
 		merged.Duration += r.Duration
+		for k, v := range r.TargetStats {
+			if merged.TargetStats == nil {
+				merged.TargetStats = map[string]float64{}
+			}
+			merged.TargetStats[k] += v
+		}
 		if merged.Started.IsZero() || r.Started.Before(merged.Started) {
 			merged.Started = r.Started
 		}

@@ -15,6 +15,8 @@ func shardReports() []*Report {
 	one, two := base, base
 	one.Started, one.Duration = time.Unix(100, 0), 30
 	two.Started, two.Duration = time.Unix(90, 0), 20
+	one.TargetStats = map[string]float64{"gatewayStarts": 2, "gatewayStartSeconds": 40}
+	two.TargetStats = map[string]float64{"gatewayStarts": 3}
 	one.Shard = &ShardInfo{Index: 1, Count: 2, Owned: []string{"a", "c"}, Selected: 3}
 	one.Results = []Result{{Feature: "x.feature", Line: 3, Name: "a", Status: StatusPassed}, {Feature: "x.feature", Line: 9, Name: "c", Status: StatusFailed, Signature: "s"}}
 	two.Shard = &ShardInfo{Index: 2, Count: 2, Owned: []string{"b"}, Selected: 3}
@@ -33,7 +35,8 @@ func TestMerge(t *testing.T) {
 	want := &Report{Target: "t", Seed: 7, Commit: "abc", Claimed: []string{"core"},
 		Results: []Result{shards[0].Results[0], shards[1].Results[0], shards[0].Results[1]},
 		Stale:   []string{"gone"}, Started: time.Unix(90, 0), Duration: 50,
-		Totals: map[string]int{StatusPassed: 1, StatusExpectedFail: 1, StatusFailed: 1}}
+		Totals:      map[string]int{StatusPassed: 1, StatusExpectedFail: 1, StatusFailed: 1},
+		TargetStats: map[string]float64{"gatewayStarts": 5, "gatewayStartSeconds": 40}}
 	want.Divergences = want.Causes(nil)
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Merge (-want +got):\n%s", diff)

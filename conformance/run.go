@@ -137,6 +137,9 @@ type Report struct {
 	Duration float64   `json:"durationSeconds"`
 	// Totals count the results by status.
 	Totals map[string]int `json:"totals"`
+	// TargetStats are counters the target keeps about the run, such as
+	// the OpenClaw target's gateway starts; a merge adds them up.
+	TargetStats map[string]float64 `json:"targetStats,omitempty"`
 	// Shard is set on a shard's report: which part of the run it is.
 	Shard   *ShardInfo `json:"shard,omitempty"`
 	Results []Result   `json:"results"`

@@ -85,6 +85,8 @@ type targetInfo struct {
 	make    conformance.MakeTarget
 	claimed []string
 	version string // the implementation's version, when known
+	// stats returns the target's counters of the run (Report.TargetStats).
+	stats func() map[string]float64
 }
 
 // targets are the targets conform knows, by name.
@@ -274,6 +276,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		select {} // the signal handler exits once the gateways are stopped
 	}
 	rep.Claimed, rep.TargetVersion = info.claimed, info.version
+	if info.stats != nil {
+		rep.TargetStats = info.stats()
+	}
 	switch *format {
 	case "explain":
 		explain(stdout, rep)

@@ -134,7 +134,15 @@ func openclawInfo(version string, stderr io.Writer) (targetInfo, string, func(),
 		cleanup()
 		os.Exit(130)
 	}()
-	return targetInfo{make: r.MakeTarget(), claimed: report.Profiles, version: version}, openclawTarget + "-" + version, cleanup, nil
+	stats := func() map[string]float64 {
+		starts := r.GatewayStarts()
+		var total time.Duration
+		for _, d := range starts {
+			total += d
+		}
+		return map[string]float64{"gatewayStarts": float64(len(starts)), "gatewayStartSeconds": total.Seconds()}
+	}
+	return targetInfo{make: r.MakeTarget(), claimed: report.Profiles, version: version, stats: stats}, openclawTarget + "-" + version, cleanup, nil
 }
 
 // interrupted is set when a signal ends an OpenClaw run: the scenarios

@@ -120,6 +120,18 @@ func Summary(w io.Writer, r *conformance.Report, excluded map[string]string) err
 		fmt.Fprintf(w, ", started %s, %s", r.Started.UTC().Format("2006-01-02 15:04 MST"), (time.Duration(r.Duration * float64(time.Second))).Round(time.Second))
 	}
 	fmt.Fprintf(w, ". %s\n\n", r.Summary())
+	if len(r.TargetStats) > 0 {
+		keys := make([]string, 0, len(r.TargetStats))
+		for k := range r.TargetStats {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		var parts []string
+		for _, k := range keys {
+			parts = append(parts, fmt.Sprintf("%s %g", k, r.TargetStats[k]))
+		}
+		fmt.Fprintf(w, "Target counters: %s.\n\n", strings.Join(parts, ", "))
+	}
 	if len(r.Divergences) > 0 {
 		fmt.Fprintln(w, "## Divergences\n\nThe failures grouped by cause, the cause that fails the most scenarios first: cited SPEC Appendix A rows for listed failures, the first difference for unexpected ones.\n\n| # | scenarios | cause | clauses |\n| --- | --- | --- | --- |")
 		for i, c := range r.Divergences {
