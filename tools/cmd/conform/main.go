@@ -8,6 +8,7 @@
 //	        [--seed N] [--concurrency N] [--path FILE[:LINE]] [--update-baseline]
 //	conform --shard K/N [--durations report.json] [flags as above]
 //	conform merge --report OUT [--update-baseline] DIR...
+//	conform update-baseline REPORT.json...
 //	conform --explain FEATURE:LINE [--target ...]
 //	conform --driver 'COMMAND [ARG...]' [--target NAME] [flags as above]
 //	conform --target gateway [--gateway-cmd 'COMMAND {config}'] [--gateway-api API] [flags as above]
@@ -45,6 +46,10 @@
 // owns; a shard fails on its own unexpected results, and conform merge
 // combines the shards' report directories into the whole run's report,
 // checks the baseline as a whole and exits as the whole run would.
+//
+// conform update-baseline applies the results of finished runs' reports
+// (a shard's, a narrowed run's) to their targets' baselines as
+// --update-baseline would have: only the scenarios the reports ran change.
 //
 // --explain runs one scenario and prints its steps with their outcomes,
 // the failing step's error with a diff of expected against actual, its
@@ -97,6 +102,9 @@ var targets = map[string]targetInfo{
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "merge" {
 		return runMerge(args[1:], stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "update-baseline" {
+		return runUpdateBaseline(args[1:], stdout, stderr)
 	}
 	fs := flag.NewFlagSet("conform", flag.ContinueOnError)
 	fs.SetOutput(stderr)
