@@ -268,6 +268,7 @@ func JUnit(w io.Writer, r *conformance.Report) error {
 		Time      float64  `xml:"time,attr"`
 		Failure   *failure `xml:"failure,omitempty"`
 		Skipped   *skipped `xml:"skipped,omitempty"`
+		SystemOut string   `xml:"system-out,omitempty"` // the steps as they ran
 	}
 	type suite struct {
 		Name     string     `xml:"name,attr"`
@@ -291,6 +292,11 @@ func JUnit(w io.Writer, r *conformance.Report) error {
 			order = append(order, res.Feature)
 		}
 		tc := testcase{Name: res.Name, Classname: strings.TrimSuffix(res.Feature, ".feature"), Time: res.Duration}
+		var steps strings.Builder
+		for _, st := range res.Steps {
+			fmt.Fprintf(&steps, "%-8s %s%s (line %d, %.3fs)\n", st.Status, st.Keyword, st.Text, st.Line, st.Duration)
+		}
+		tc.SystemOut = steps.String()
 		switch res.Status {
 		case conformance.StatusPassed:
 		case conformance.StatusExpectedFail, conformance.StatusNotApplicable:
