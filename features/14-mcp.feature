@@ -164,36 +164,42 @@ Feature: MCP namespace, $api and virtual declaration files
 
   @mcp @CM-14.26 @CM-14.27 @CM-10.25 @CM-10.26 @checklist-9
   Scenario: API.list returns the MCP declaration files with descriptions and UTF-8 sizes
+    # The sizes are compared with the files' own contents (CM-14.27); the
+    # texts themselves are the API.read scenarios' (CM-14.29, CM-14.30).
     When a turn starts
     And the model calls exec with:
       """js
-      return {
-        all: await API.list(),
-        mcp: await API.list("mcp"),
-        slash: await API.list("mcp/"),
-        one: await API.list("mcp/github.d.ts"),
-        partial: await API.list("mc"),
+      const utf8 = (s) => { let n = 0; for (const ch of s) { const c = ch.codePointAt(0); n += c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4; } return n; };
+      const view = async (prefix) => {
+        const listed = prefix === undefined ? await API.list() : await API.list(prefix);
+        const files = [];
+        for (const f of listed.files) {
+          const read = await API.read(f.path);
+          files.push({ path: f.path, description: f.description, utf8Size: f.bytes === utf8(read.content) && f.bytes === read.bytes });
+        }
+        return files;
       };
+      return { all: await view(), mcp: await view("mcp"), slash: await view("mcp/"), one: await view("mcp/github.d.ts"), partial: await view("mc") };
       """
     Then the result value is:
       """json
       {
-        "all": {"files": [
-          {"path": "mcp/index.d.ts", "description": "Root MCP namespace declaration and server list.", "bytes": 267},
-          {"path": "mcp/github.d.ts", "description": "MCP server declaration for github.", "bytes": 1614}
-        ]},
-        "mcp": {"files": [
-          {"path": "mcp/index.d.ts", "description": "Root MCP namespace declaration and server list.", "bytes": 267},
-          {"path": "mcp/github.d.ts", "description": "MCP server declaration for github.", "bytes": 1614}
-        ]},
-        "slash": {"files": [
-          {"path": "mcp/index.d.ts", "description": "Root MCP namespace declaration and server list.", "bytes": 267},
-          {"path": "mcp/github.d.ts", "description": "MCP server declaration for github.", "bytes": 1614}
-        ]},
-        "one": {"files": [
-          {"path": "mcp/github.d.ts", "description": "MCP server declaration for github.", "bytes": 1614}
-        ]},
-        "partial": {"files": []}
+        "all": [
+          {"path": "mcp/index.d.ts", "description": "Root MCP namespace declaration and server list.", "utf8Size": true},
+          {"path": "mcp/github.d.ts", "description": "MCP server declaration for github.", "utf8Size": true}
+        ],
+        "mcp": [
+          {"path": "mcp/index.d.ts", "description": "Root MCP namespace declaration and server list.", "utf8Size": true},
+          {"path": "mcp/github.d.ts", "description": "MCP server declaration for github.", "utf8Size": true}
+        ],
+        "slash": [
+          {"path": "mcp/index.d.ts", "description": "Root MCP namespace declaration and server list.", "utf8Size": true},
+          {"path": "mcp/github.d.ts", "description": "MCP server declaration for github.", "utf8Size": true}
+        ],
+        "one": [
+          {"path": "mcp/github.d.ts", "description": "MCP server declaration for github.", "utf8Size": true}
+        ],
+        "partial": []
       }
       """
 

@@ -210,7 +210,10 @@ Feature: Swarm orchestration globals
     When a turn starts
     And the model calls exec with:
       """js
-      return [(await API.list()).files.map((file) => file.path), (await API.list("mcp")).files.map((file) => file.path)];
+      // Only the files these clauses order: which other files a host lists
+      // is CM-10.25's.
+      const ordered = (list) => list.files.map((file) => file.path).filter((path) => path === "agents.d.ts" || path.startsWith("mcp/"));
+      return [ordered(await API.list()), ordered(await API.list("mcp"))];
       """
     Then the result value is:
       """json
