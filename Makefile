@@ -124,6 +124,13 @@ MUTATE_FLAGS ?=
 mutate: deps ## mutation score of a seeded sample (MUTATE_FLAGS; docs/mutation.md)
 	cd tools && $(GO) run ./cmd/mutate $(MUTATE_FLAGS)
 
+# status regenerates docs/conformance-status.md from the run reports under
+# reports/ (make conformance, conformance-isolations, conformance-merge)
+# and the committed baselines; a test checks its baselines section.
+.PHONY: status
+status: ## regenerate docs/conformance-status.md from reports/*/report.json and the baselines
+	cd tools && $(GO) run ./cmd/conform status --out ../docs/conformance-status.md $(addprefix ../,$(wildcard reports/*/report.json))
+
 # wasm regenerates the embedded reference/quickjswasm/quickjs.wasm from the
 # npm package reference/package-lock.json pins (tools/cmd/genwasm: npm pack,
 # the lockfile's integrity hash, quickjswasm.SHA256); WASM_FLAGS=-check

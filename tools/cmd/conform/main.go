@@ -9,6 +9,7 @@
 //	conform --shard K/N [--durations report.json] [flags as above]
 //	conform merge --report OUT [--update-baseline] DIR...
 //	conform update-baseline REPORT.json...
+//	conform status --out FILE REPORT.json...
 //	conform --explain FEATURE:LINE [--target ...]
 //	conform --driver 'COMMAND [ARG...]' [--target NAME] [flags as above]
 //	conform --target gateway [--gateway-cmd 'COMMAND {config}'] [--gateway-api API] [flags as above]
@@ -50,6 +51,10 @@
 // conform update-baseline applies the results of finished runs' reports
 // (a shard's, a narrowed run's) to their targets' baselines as
 // --update-baseline would have: only the scenarios the reports ran change.
+//
+// conform status writes the conformance status page (docs/conformance-
+// status.md, make status): a row per run report, and the committed
+// baselines by kind of reason.
 //
 // --explain runs one scenario and prints its steps with their outcomes,
 // the failing step's error with a diff of expected against actual, its
@@ -105,6 +110,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if len(args) > 0 && args[0] == "update-baseline" {
 		return runUpdateBaseline(args[1:], stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "status" {
+		return runStatus(args[1:], stdout, stderr)
 	}
 	fs := flag.NewFlagSet("conform", flag.ContinueOnError)
 	fs.SetOutput(stderr)
