@@ -48,8 +48,11 @@ $(GOSDK_HELLO):
 	GOBIN=$(CURDIR)/$(MCP_DIR)/bin $(GO) install github.com/modelcontextprotocol/go-sdk/examples/server/hello@$(GOSDK_VERSION)
 	@touch $@
 
+# CONFORMANCE_CONCURRENCY scenarios run at once: 2 halves the wall time on
+# 2 cores; more makes guest timeouts of the timing scenarios likely there.
+CONFORMANCE_CONCURRENCY ?= 2
 conformance: deps ## the main job: the suite against the embedded reference (reports/reference)
-	cd tools && $(GO) run ./cmd/conform --report ../$(REPORT)
+	cd tools && $(GO) run ./cmd/conform --concurrency $(CONFORMANCE_CONCURRENCY) --report ../$(REPORT)
 
 # conformance-isolations runs the suite the two ways make test leaves out:
 # through `codemode serve-driver` with guests in worker processes (its
