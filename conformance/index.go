@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -171,10 +172,22 @@ func astLines(doc *messages.GherkinDocument) (map[string]int, map[string]StepInf
 // DefaultIndex indexes the embedded features.
 func DefaultIndex() (*FeatureIndex, error) { return Index(features.FS) }
 
+// hostileStep matches the step that runs a hostile program, whose header
+// sets the target up (config, tools, deny).
+var hostileStep = regexp.MustCompile(`^the model runs the hostile program "([^"]+)"$`)
+
 // setupOf returns the setup of a pickle: the text and argument of every
-// step before its first action or outcome step.
+// step before its first action or outcome step, and the header of the
+// hostile program it runs, if any.
 func setupOf(p *messages.Pickle) string {
 	var sb strings.Builder
+	for _, st := range p.Steps {
+		if m := hostileStep.FindStringSubmatch(st.Text); m != nil {
+			if prog, err := loadHostileProgram(m[1]); err == nil {
+				fmt.Fprintf(&sb, "hostile setup\x00%s\x00%s\x00%s\n", prog.Config, prog.Tools, strings.Join(prog.Deny, ","))
+			}
+		}
+	}
 	for _, st := range p.Steps {
 		if st.Type != messages.PickleStepType_CONTEXT {
 			break

@@ -190,3 +190,31 @@ func TestPlan_bySetup(t *testing.T) {
 		t.Errorf("plan of a path that selects nothing: error %v, want no scenario matches", err)
 	}
 }
+
+// TestPlan_bySetupHostile checks that the hostile programs group by the
+// setup their headers declare (config, tools, deny): one unit per distinct
+// header setup.
+func TestPlan_bySetupHostile(t *testing.T) {
+	ix, err := Index(features.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	progs, err := LoadHostilePrograms()
+	if err != nil {
+		t.Fatal(err)
+	}
+	setups := map[string]bool{}
+	for _, p := range progs {
+		setups[string(p.Config)+"\x00"+p.Tools+"\x00"+strings.Join(p.Deny, ",")] = true
+	}
+	units, err := plan(ix, []string{"18-hostile.feature"}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(units) != len(setups) {
+		t.Errorf("18-hostile.feature plans into %d units, want one per distinct header setup: %d", len(units), len(setups))
+	}
+	if len(setups) >= len(progs) {
+		t.Errorf("%d programs have %d distinct setups: the test groups nothing", len(progs), len(setups))
+	}
+}
