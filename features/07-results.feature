@@ -282,7 +282,7 @@ Feature: Results and output
       | a 1024-byte value of two-byte characters       | return "é".repeat(511);              | "<string>" |
       | 1023 bytes of output plus a 1-byte value       | text("x".repeat(996));\nreturn 0;    | 0          |
 
-  @core @CM-7.18 @CM-7.20 @CM-7.21 @CM-7.22 @CM-7.23 @CM-19.4 @checklist-20
+  @core @CM-7.18 @CM-7.20 @CM-7.21 @CM-7.22 @CM-7.23 @CM-19.1 @CM-19.4 @checklist-20
   Scenario Outline: a run fails one byte over maxOutputBytes: <case>
     Given code mode is configured as:
       """json

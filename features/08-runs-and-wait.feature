@@ -67,7 +67,7 @@ Feature: Runs, snapshots and wait
     And the result error is "code mode timeout exceeded"
     And the result failure phase is "bridge"
 
-  @core @CM-8.16 @CM-18.2 @CM-7.6 @checklist-18
+  @core @CM-8.16 @CM-18.2 @CM-7.6 @CM-19.1 @checklist-18
   Scenario: guest code still running at the exec deadline is interrupted with a timeout
     Given code mode is configured as:
       """json
@@ -349,7 +349,7 @@ Feature: Runs, snapshots and wait
 
   # 8.3 wait refusals
 
-  @snapshots @CM-8.19 @CM-8.20 @CM-19.4 @checklist-22
+  @snapshots @CM-8.19 @CM-8.20 @CM-19.1 @CM-19.4 @checklist-22
   Scenario: wait refuses an unknown run id with an input failure payload
     Given a turn starts
     When the model calls wait with arguments:
@@ -711,7 +711,7 @@ Feature: Runs, snapshots and wait
       | before any nested call      | await new Promise(() => {});\nreturn 1;                                                  | guest  |
       | after a nested call         | await tools.callValue("weather", { city: "Oslo" });\nawait new Promise(() => {});\nreturn 1; | bridge |
 
-  @snapshots @CM-8.35 @CM-8.36 @CM-19.4 @checklist-20
+  @snapshots @CM-8.35 @CM-8.36 @CM-19.1 @CM-19.4 @checklist-20
   Scenario: a snapshot larger than maxSnapshotBytes fails the run instead of suspending it
     Given code mode is configured as:
       """json
