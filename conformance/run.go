@@ -140,6 +140,9 @@ type Report struct {
 	// TargetStats are counters the target keeps about the run, such as
 	// the OpenClaw target's gateway starts; a merge adds them up.
 	TargetStats map[string]float64 `json:"targetStats,omitempty"`
+	// ShardRuns are set on a merged report: each shard's start, wall time
+	// and scenarios run, by shard.
+	ShardRuns []ShardRun `json:"shardRuns,omitempty"`
 	// Shard is set on a shard's report: which part of the run it is.
 	Shard   *ShardInfo `json:"shard,omitempty"`
 	Results []Result   `json:"results"`

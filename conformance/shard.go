@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // A Shard is one part of a run split over several processes or machines:
@@ -44,6 +45,14 @@ type ShardInfo struct {
 	// Selected is how many scenarios the whole selection has: the shards'
 	// Owned lists add up to it.
 	Selected int `json:"selected"`
+}
+
+// A ShardRun is one shard of a merged run.
+type ShardRun struct {
+	Index     int       `json:"index"`
+	Started   time.Time `json:"started"`
+	Duration  float64   `json:"durationSeconds"`
+	Scenarios int       `json:"scenarios"`
 }
 
 // Durations are scenario durations in seconds by scenario name, as a

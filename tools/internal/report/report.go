@@ -120,6 +120,13 @@ func Summary(w io.Writer, r *conformance.Report, excluded map[string]string) err
 		fmt.Fprintf(w, ", started %s, %s", r.Started.UTC().Format("2006-01-02 15:04 MST"), (time.Duration(r.Duration * float64(time.Second))).Round(time.Second))
 	}
 	fmt.Fprintf(w, ". %s\n\n", r.Summary())
+	if len(r.ShardRuns) > 0 {
+		var parts []string
+		for _, s := range r.ShardRuns {
+			parts = append(parts, fmt.Sprintf("%d/%d: %d scenarios, %s", s.Index, len(r.ShardRuns), s.Scenarios, time.Duration(s.Duration*float64(time.Second)).Round(time.Second)))
+		}
+		fmt.Fprintf(w, "Merged from %d shards (%s).\n\n", len(r.ShardRuns), strings.Join(parts, "; "))
+	}
 	if len(r.TargetStats) > 0 {
 		keys := make([]string, 0, len(r.TargetStats))
 		for k := range r.TargetStats {
