@@ -239,7 +239,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		}
 	}
 	if rep.Shard == nil || len(opts.Paths) > 0 {
-		rep.Results, err = runPass(opts, fsys, index, opts.Paths, seed)
+		rep.Results, err = runPass(opts, base, fsys, index, opts.Paths, seed)
 		if err != nil {
 			return nil, err
 		}
@@ -247,7 +247,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if len(rep.Results) == 0 && rep.Shard == nil {
 		return nil, fmt.Errorf("conformance: no scenario matches paths %q and tags %q", opts.Paths, opts.Tags)
 	}
-	if err := rep.retryTiming(opts, fsys, index, seed); err != nil {
+	if err := rep.retryTiming(opts, base, fsys, index, seed); err != nil {
 		return nil, err
 	}
 	sortResults(rep.Results)
@@ -285,7 +285,7 @@ func excludeProfiles(tags string, profiles map[string]string) string {
 }
 
 // runPass runs the selected scenarios once and returns their results.
-func runPass(opts Options, fsys fs.FS, index *FeatureIndex, selected []string, seed int64) ([]Result, error) {
+func runPass(opts Options, base *Baseline, fsys fs.FS, index *FeatureIndex, selected []string, seed int64) ([]Result, error) {
 	paths, rows, err := selectRows(index, fsys, selected)
 	if err != nil {
 		return nil, err
@@ -383,7 +383,12 @@ func runPass(opts Options, fsys fs.FS, index *FeatureIndex, selected []string, s
 			mu.Lock()
 			results = append(results, res)
 			if opts.Progress != nil {
-				fmt.Fprintf(opts.Progress, "%-14s %s:%d %s\n", res.Status, res.Feature, res.Line, res.Name)
+				// The line shows the verdict: the baseline already applied.
+				shown := res
+				if base != nil {
+					base.classify(&shown)
+				}
+				fmt.Fprintf(opts.Progress, "%-14s %s:%d %s\n", shown.Status, shown.Feature, shown.Line, shown.Name)
 			}
 			mu.Unlock()
 			return ctx, nil
@@ -415,7 +420,7 @@ func runPass(opts Options, fsys fs.FS, index *FeatureIndex, selected []string, s
 
 // retryTiming runs every failed @timing scenario once more, alone, and
 // keeps the second outcome, marked Retried.
-func (r *Report) retryTiming(opts Options, fsys fs.FS, index *FeatureIndex, seed int64) error {
+func (r *Report) retryTiming(opts Options, base *Baseline, fsys fs.FS, index *FeatureIndex, seed int64) error {
 	var again []string
 	at := map[string]int{}
 	for i, res := range r.Results {
@@ -432,7 +437,7 @@ func (r *Report) retryTiming(opts Options, fsys fs.FS, index *FeatureIndex, seed
 	if opts.Progress != nil {
 		fmt.Fprintf(opts.Progress, "retrying %d timing-sensitive scenario(s) once\n", len(again))
 	}
-	second, err := runPass(opts, fsys, index, again, seed)
+	second, err := runPass(opts, base, fsys, index, again, seed)
 	if err != nil {
 		return err
 	}
@@ -460,28 +465,8 @@ func sortResults(results []Result) {
 func (r *Report) apply(b *Baseline, index *FeatureIndex) {
 	seen := map[string]bool{}
 	for i := range r.Results {
-		res := &r.Results[i]
-		reason, listed := b.Entries[res.Name]
-		if !listed {
-			continue
-		}
-		seen[res.Name] = true
-		res.Reason = reason
-		res.Expected = b.Signatures[res.Name]
-		switch res.Status {
-		case StatusFailed:
-			res.Status = StatusExpectedFail
-			if res.Expected != "" && res.Signature != res.Expected {
-				res.Status = StatusDrift
-			}
-		case StatusNotApplicable:
-			res.Status = StatusExpectedFail
-			if res.Expected != "" && res.Signature != res.Expected {
-				res.Status = StatusDrift
-			}
-		case StatusPassed:
-			res.Status = StatusStale
-			res.Error = "baseline entry passes: remove it from the baseline (" + reason + ")"
+		if b.classify(&r.Results[i]) {
+			seen[r.Results[i].Name] = true
 		}
 	}
 	for name := range b.Entries {
@@ -490,6 +475,30 @@ func (r *Report) apply(b *Baseline, index *FeatureIndex) {
 		}
 	}
 	sort.Strings(r.Stale)
+}
+
+// classify applies the baseline entry of res's scenario, if any, and
+// reports whether there is one: a listed failure is expected (or reason
+// drift when its signature differs from the recorded one), a listed
+// not-applicable scenario is expected too, and a listed pass is stale.
+func (b *Baseline) classify(res *Result) bool {
+	reason, listed := b.Entries[res.Name]
+	if !listed {
+		return false
+	}
+	res.Reason = reason
+	res.Expected = b.Signatures[res.Name]
+	switch res.Status {
+	case StatusFailed, StatusNotApplicable:
+		res.Status = StatusExpectedFail
+		if res.Expected != "" && res.Signature != res.Expected {
+			res.Status = StatusDrift
+		}
+	case StatusPassed:
+		res.Status = StatusStale
+		res.Error = "baseline entry passes: remove it from the baseline (" + reason + ")"
+	}
+	return true
 }
 
 // Failures formats every unexpected result, one per line, for a test log.
