@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/cucumber/godog"
 )
@@ -357,8 +358,16 @@ func probeExpressions() []string {
 
 // probeAttempts bounds the fingerprint probe's retries after a timeout: the
 // probe takes a few tens of milliseconds, but a program may set timeoutMs to
-// 100 and a loaded machine may miss that. Any other failure is final.
+// 100, and a loaded machine (the race detector, guests in process with every
+// loop a safepoint) may miss that. The attempts are spaced out
+// (probeBackoff, growing) so that one burst of load does not take them all.
+// A timed-out probe says nothing about leaks; any other failure is final,
+// and a leak that makes every fresh run time out still fails.
 const probeAttempts = 5
+
+// probeBackoff is the pause before the second attempt; each later pause is
+// one more of it.
+const probeBackoff = 500 * time.Millisecond
 
 // fingerprint runs the probe in a fresh run of the current turn.
 func (w *world) fingerprint() ([]string, error) {
@@ -375,6 +384,7 @@ func (w *world) fingerprint() ([]string, error) {
 		if m["status"] != "failed" || m["code"] != "timeout" || attempt == probeAttempts {
 			break
 		}
+		time.Sleep(time.Duration(attempt) * probeBackoff)
 	}
 	m, _ := rec.payload.(map[string]any)
 	s, ok := m["value"].(string)
