@@ -12,6 +12,7 @@
 GO      ?= go
 MODULES := features fixtures fakes conformance reference reference/quickjswasm tools
 WASM    := reference/node_modules/quickjs-wasi/quickjs.wasm
+EMBEDDED_WASM := reference/quickjswasm/blob/quickjs.wasm
 REPORT  ?= reports/reference
 MCP_DIR := fixtures/mcp
 MCP_NPM := $(MCP_DIR)/node_modules/.package-lock.json
@@ -27,12 +28,18 @@ help: ## list the targets
 
 all: test
 
-deps: $(WASM) mcp-fixtures ## install the pinned quickjs-wasi wasm and the real MCP servers (npm lockfiles)
+deps: $(WASM) $(EMBEDDED_WASM) mcp-fixtures ## install the pinned quickjs-wasi wasm and the real MCP servers (npm lockfiles)
 
 $(WASM): reference/package.json reference/package-lock.json
 	cd reference && npm ci --ignore-scripts --no-audit --no-fund
 	@test -f $@
 	@touch $@
+
+# The binary the reference embeds (reference/quickjswasm), generated from
+# the same pinned npm package and never committed (make wasm).
+$(EMBEDDED_WASM): $(WASM)
+	cd tools && $(GO) run ./cmd/genwasm
+	@test -f $@
 
 # mcp-fixtures installs the real MCP servers of the @real-mcp scenarios
 # (fixtures/mcp/README.md): the pinned npm servers and the go-sdk hello example.

@@ -24,14 +24,19 @@ const WasmEnv = "CODEMODE_QUICKJS_WASM"
 // "" for the embedded binary (quickjswasm).
 func LocateWasm() string { return os.Getenv(WasmEnv) }
 
-// EmbeddedWasm returns the embedded binary (shared: do not modify it).
+// EmbeddedWasm returns the embedded binary, nil when the build has none
+// (shared: do not modify it).
 func EmbeddedWasm() []byte { return quickjswasm.Bytes() }
 
 // loadVerified returns the binary at path, or the embedded one for "", and
 // checks its sha256 against digest.
 func loadVerified(path, digest string) ([]byte, error) {
 	if path == "" {
-		return verify(EmbeddedWasm(), digest)
+		b := EmbeddedWasm()
+		if b == nil {
+			return nil, &UnavailableError{Reason: "quickjs-wasi wasm is not embedded in this build (make deps generates it; or set " + WasmEnv + ")", Err: fs.ErrNotExist}
+		}
+		return verify(b, digest)
 	}
 	return readVerified(path, digest)
 }

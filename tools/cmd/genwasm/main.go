@@ -77,7 +77,7 @@ func run(root string, check bool) error {
 	if got := hex.EncodeToString(sum[:]); got != quickjswasm.SHA256 {
 		return fmt.Errorf("%s@%s quickjs.wasm has sha256 %s, quickjswasm.SHA256 is %s", pkg, version, got, quickjswasm.SHA256)
 	}
-	out := filepath.Join(root, "reference", "quickjswasm", "quickjs.wasm")
+	out := filepath.Join(root, "reference", "quickjswasm", filepath.FromSlash(quickjswasm.Path))
 	if check {
 		have, err := os.ReadFile(out)
 		if err != nil {
