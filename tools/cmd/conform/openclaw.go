@@ -135,12 +135,8 @@ func openclawInfo(version string, stderr io.Writer) (targetInfo, string, func(),
 		os.Exit(130)
 	}()
 	stats := func() map[string]float64 {
-		starts := r.GatewayStarts()
-		var total time.Duration
-		for _, d := range starts {
-			total += d
-		}
-		return map[string]float64{"gatewayStarts": float64(len(starts)), "gatewayStartSeconds": total.Seconds()}
+		n, total := gatewayStarts(r)
+		return map[string]float64{"gatewayStarts": float64(n), "gatewayStartSeconds": total.Seconds()}
 	}
 	return targetInfo{make: r.MakeTarget(), claimed: report.Profiles, version: version, stats: stats}, openclawTarget + "-" + version, cleanup, nil
 }
@@ -154,14 +150,20 @@ func closeRunner(r *openclaw.Runner, stderr io.Writer) {
 	if err := r.Close(); err != nil {
 		fmt.Fprintf(stderr, "conform: %v\n", err)
 	}
+	if n, total := gatewayStarts(r); n > 0 {
+		fmt.Fprintf(stderr, "openclaw: %d gateway starts, %s in all, %s on average\n", n, total.Round(time.Millisecond), (total / time.Duration(n)).Round(time.Millisecond))
+	}
+}
+
+// gatewayStarts returns how many gateways the runner started and their
+// start time in all.
+func gatewayStarts(r *openclaw.Runner) (int, time.Duration) {
 	starts := r.GatewayStarts()
 	var total time.Duration
 	for _, d := range starts {
 		total += d
 	}
-	if len(starts) > 0 {
-		fmt.Fprintf(stderr, "openclaw: %d gateway starts, %s in all, %s on average\n", len(starts), total.Round(time.Millisecond), (total / time.Duration(len(starts))).Round(time.Millisecond))
-	}
+	return len(starts), total
 }
 
 // openclawInstallFor installs version when it is missing.
