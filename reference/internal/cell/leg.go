@@ -1,23 +1,21 @@
-// Package cell executes code-mode cells: exec and wait, the guest legs
-// between them, inline resolution of ready bridge requests, suspension into
-// snapshots and resumption (SPEC.md chapters 5, 7, 8, 9 and 17).
 package cell
+
+// This file holds the legs of a run: the stretches of guest execution
+// between suspensions, their supervision by the watchdog, inline
+// resolution of bridge requests, and how a leg ends (completed, failed
+// or suspended into a snapshot).
 
 import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/codemodekit/kit/reference/internal/config"
-	"github.com/codemodekit/kit/reference/internal/engine"
 	"github.com/codemodekit/kit/reference/internal/guest"
-	"github.com/codemodekit/kit/reference/internal/prepare"
 	"github.com/codemodekit/kit/reference/internal/sandbox"
 )
 
@@ -34,94 +32,6 @@ const maxSavingGraces = 10
 // the QJSS version 2 header and its extension count.
 const snapshotHeaderBytes = 28
 
-// Runner executes cells: it is the host half of every run, and keeps the
-// process's suspended runs. The guest halves of its legs come from a
-// sandbox.Provider: in this process or in worker processes. It is safe
-// for concurrent use; each leg runs on its own goroutine.
-type Runner struct {
-	guests  sandbox.Provider
-	engErr  error
-	store   *store
-	sealer  *sealer
-	workers *workers
-	legs    atomic.Int64 // legs whose goroutine has not ended
-	// Events, when set, receives one debug line per run lifecycle event
-	// (suspension, resume, expiry, disposal); never source or inputs.
-	Events func(format string, args ...any)
-}
-
-func (rn *Runner) event(format string, args ...any) {
-	if rn.Events != nil {
-		rn.Events(format, args...)
-	}
-}
-
-// NewRunner returns a runner whose legs run in guests. When the engine
-// could not be loaded, pass its error (and nil guests): every exec then
-// fails closed with runtime_unavailable.
-func NewRunner(guests sandbox.Provider, engErr error) *Runner {
-	r := &Runner{guests: guests, engErr: engErr, store: newStore(MaxSuspendedRuns), workers: newWorkers()}
-	r.store.gone = func(id, why string) { r.event("%s runId=%s", why, id) }
-	if guests != nil && engErr == nil {
-		r.sealer = newSealer(guests.Digest())
-	}
-	return r
-}
-
-// Close discards every suspended run and what the guests keep warm.
-func (rn *Runner) Close() {
-	rn.store.removeWhere(func(*run) bool { return true })
-	if rn.guests != nil {
-		rn.guests.Close()
-	}
-	rn.workers.close()
-}
-
-// Suspended reports how many runs are suspended.
-func (rn *Runner) Suspended() int { return rn.store.len() }
-
-// Stats are the runner's resource counts, for leak checks and metrics.
-type Stats struct {
-	// LiveVMs counts the guest VMs not closed yet: in this process, every
-	// runner's that shares the engine (pooled, running and abandoned); in
-	// worker processes, the runner's legs in progress.
-	LiveVMs int
-	// PooledVMs counts this runner's ready VMs: fresh, hot (a catalog
-	// installed) and blank (for resumes); in worker processes, those of
-	// the idle workers.
-	PooledVMs int
-	// Workers counts this runner's worker processes (0 in process).
-	Workers int
-	// Legs counts this runner's legs still running, including legs the
-	// watchdog abandoned that have not ended yet.
-	Legs int
-	// Suspended counts this runner's stored runs.
-	Suspended int
-	// Warming is set while the guests make VMs or workers ahead.
-	Warming bool
-}
-
-// Stats reports the runner's resource counts.
-func (rn *Runner) Stats() Stats {
-	st := Stats{Legs: int(rn.legs.Load()), Suspended: rn.store.len()}
-	if rn.guests != nil {
-		g := rn.guests.Stats()
-		st.LiveVMs, st.PooledVMs, st.Workers, st.Warming = g.LiveVMs, g.PooledVMs, g.Workers, g.Warming
-	}
-	return st
-}
-
-// Drop discards the suspended runs of an agent run (abort, end of turn).
-func (rn *Runner) Drop(agentRunID string) int {
-	return rn.store.removeWhere(func(r *run) bool { return r.scope.AgentRunID == agentRunID })
-}
-
-// DropSession discards the suspended runs of a session (its end): their
-// snapshots and pending host work go, and a later wait finds no run.
-func (rn *Runner) DropSession(sessionKey string) int {
-	return rn.store.removeWhere(func(r *run) bool { return r.scope.SessionKey == sessionKey })
-}
-
 func newRunID() string {
 	var b [16]byte
 	_, _ = rand.Read(b[:])
@@ -133,192 +43,6 @@ func newRunID() string {
 // resumeMin is the time a leg needs left to resume inline (CM-8.14).
 func resumeMin(timeoutMs int) time.Duration {
 	return time.Duration(min(250, max(1, timeoutMs/2))) * time.Millisecond
-}
-
-// Exec runs one exec call. toolCallID is the model's id for the call.
-func (rn *Runner) Exec(ctx context.Context, host Host, scope Scope, toolCallID string, args json.RawMessage) Result {
-	res := rn.exec(ctx, host, scope, toolCallID, args, Rebuild{})
-	res.Telemetry = host.Telemetry()
-	return res
-}
-
-// Rebuild describes a restart-safe run rebuilt from a transcript after a
-// restart (SPEC.md CM-9.10 to CM-9.12): it keeps its run id and skips the
-// output entries the transcript shows as delivered.
-type Rebuild struct {
-	RunID      string
-	SkipOutput int
-}
-
-// ExecRebuilt re-runs a recorded restart-safe exec as the answer to a wait
-// for a run lost in a restart. args are the recorded exec arguments.
-func (rn *Runner) ExecRebuilt(ctx context.Context, host Host, scope Scope, execToolCallID string, args json.RawMessage, rb Rebuild) Result {
-	res := rn.exec(ctx, host, scope, execToolCallID, args, rb)
-	res.Telemetry = host.Telemetry()
-	return res
-}
-
-// Has reports whether a suspended run with id exists.
-func (rn *Runner) Has(id string) bool { return rn.store.has(id) }
-
-// unavailable is the fail-closed result when the engine cannot run code.
-func unavailable(reason string) Result {
-	return Failed(CodeRuntimeUnavailable, PhaseHost, MsgRuntimeUnavailable+reason)
-}
-
-func (rn *Runner) exec(ctx context.Context, host Host, scope Scope, toolCallID string, args json.RawMessage, rb Rebuild) Result {
-	in, fail := ParseExec(args)
-	if fail != nil {
-		return *fail
-	}
-	if rb.RunID != "" {
-		in.RestartSafe = true
-	}
-	s := host.Settings()
-	rn.store.sweep()
-	if !s.RuntimeSupported() {
-		return unavailable("unsupported runtime " + s.RuntimeJSON + ".")
-	}
-	if rn.engErr != nil || rn.guests == nil {
-		reason := "quickjs-wasi is not loaded"
-		var ue *engine.UnavailableError
-		if errors.As(rn.engErr, &ue) {
-			reason = ue.Reason
-		}
-		return unavailable(reason)
-	}
-	if !s.LanguageEnabled(in.Language) {
-		return Failed(CodeInvalidInput, PhaseInput, LanguageDisabled(in.Language))
-	}
-	deadline := time.Now().Add(time.Duration(s.TimeoutMs) * time.Millisecond)
-	r := &run{id: rb.RunID, scope: scope, host: host,
-		bridge: newBridge(host, s.MaxPendingToolCalls, toolCallID, in.RestartSafe), restartSafe: in.RestartSafe}
-	r.output.skip = rb.SkipOutput
-	return rn.supervise(ctx, r, deadline, true, func(l *leg) Result {
-		if res, ok := l.begin(); !ok {
-			return res
-		}
-		start := sandbox.Start{Deadline: deadline, Limits: limitsOf(s), Catalog: host.Catalog().Guest(),
-			MaxPending: s.MaxPendingToolCalls}
-		// The source is prepared by the guest half: it is untrusted input,
-		// and esbuild and the lexers are code a hostile source could hold.
-		// When the guest configuration is the turn's own, preparation and
-		// start are one operation; else the configuration (a namespace
-		// scope made for the cell) waits for a source that prepared.
-		if pc, ok := host.(plainConfiger); ok {
-			if cfg, ok := pc.PlainGuestConfig(); ok {
-				start.Config = cfg
-				pf, rep := l.g.Exec(in.Code, prepare.Language(in.Language), start)
-				if pf != nil {
-					return prepareFailure(pf)
-				}
-				return l.drive(rep)
-			}
-		}
-		pf, f := l.g.Prepare(in.Code, prepare.Language(in.Language), deadline)
-		if f != nil {
-			return l.faultResult(f)
-		}
-		if pf != nil {
-			return prepareFailure(pf)
-		}
-		if time.Now().After(deadline) {
-			return Failed(CodeTimeout, PhaseHost, MsgTimeout)
-		}
-		guestConfig, err := host.GuestConfig(toolCallID)
-		if err != nil {
-			return Failed(CodeInvalidInput, PhaseInput, err.Error())
-		}
-		start.Config = guestConfig
-		return l.drive(l.g.Start(start))
-	})
-}
-
-// plainConfiger is a Host that can tell the guest configuration without
-// per-cell work (no namespace scope to make): the cell then prepares and
-// starts its guest in one operation.
-type plainConfiger interface {
-	PlainGuestConfig() ([]byte, bool)
-}
-
-// prepareFailure is the result of a source that did not prepare.
-func prepareFailure(pf *prepare.Failure) Result {
-	if pf.Syntax {
-		// A cell that breaks out of its wrapper is a guest SyntaxError
-		// (CM-5.24); it never reaches the VM.
-		return Failed(CodeInternal, PhaseGuest, pf.Message)
-	}
-	return Failed(CodeInvalidInput, PhaseInput, pf.Message)
-}
-
-// limitsOf is the part of a run's settings the guest half enforces.
-func limitsOf(s config.Settings) sandbox.Limits {
-	return sandbox.Limits{MemoryBytes: s.MemoryLimitBytes, MaxOutputBytes: s.MaxOutputBytes}
-}
-
-// Wait runs one wait call.
-func (rn *Runner) Wait(ctx context.Context, host Host, scope Scope, toolCallID string, args json.RawMessage) Result {
-	res := rn.wait(ctx, scope, args)
-	res.Telemetry = host.Telemetry()
-	return res
-}
-
-func (rn *Runner) wait(ctx context.Context, scope Scope, args json.RawMessage) Result {
-	id, fail := ParseWait(args)
-	if fail != nil {
-		return *fail
-	}
-	rn.store.sweep()
-	r, msg := rn.store.acquire(id, scope)
-	if msg != "" {
-		return Failed(CodeInvalidInput, PhaseInput, msg)
-	}
-	if !rn.sealer.verify(r) {
-		return rn.refuseUnsealed(r)
-	}
-	s := r.host.Settings()
-	deadline := time.Now().Add(time.Duration(s.TimeoutMs) * time.Millisecond)
-	r.bridge.resolveYields()
-	if !r.awaitReady(ctx, deadline.Add(-resumeMin(s.TimeoutMs))) {
-		if ctx.Err() != nil {
-			rn.store.remove(r)
-			res := Failed(CodeTimeout, PhaseBridge, MsgAborted)
-			res.BridgeDispatchStarted, res.ReplaySafe = true, r.restartSafe
-			return res
-		}
-		_, pending := r.bridge.state()
-		rn.store.release(r)
-		return Result{Status: "waiting", RunID: r.id, Reason: reasonOf(pending), Pending: pendingCalls(pending), ReplaySafe: r.restartSafe && allReplaySafe(pending)}
-	}
-	return rn.supervise(ctx, r, deadline, false, func(l *leg) Result {
-		if !rn.sealer.verify(r) {
-			// Altered while the run waited for its host work: it never
-			// resumes, and the leg's end disposes of the run.
-			return rn.refuseUnsealed(r)
-		}
-		if res, ok := l.begin(); !ok {
-			return res
-		}
-		// The results that made the run ready are delivered as the VM is
-		// restored, in settlement order (CM-8.8, CM-8.24).
-		ready, _ := r.bridge.state()
-		settle := r.bridge.deliver(ready)
-		l.redeliver = false
-		rn.event("resumed runId=%s", r.id)
-		rep := l.g.Resume(sandbox.Resume{Deadline: deadline, Limits: limitsOf(s), Stored: r.stored,
-			Ledger: r.bridge.ledgerBytes(), Output: r.output.state(), Settle: settle})
-		return l.drive(rep)
-	})
-}
-
-// refuseUnsealed ends a wait whose stored snapshot fails its seal (SPEC.md
-// CM-18.19): tampered, swapped, replayed or foreign. The run is disposed,
-// its host work cancelled, and the snapshot is never decompressed, parsed
-// or restored.
-func (rn *Runner) refuseUnsealed(r *run) Result {
-	rn.store.remove(r)
-	rn.event("refused runId=%s reason=seal", r.id)
-	return Failed(CodeInvalidInput, PhaseInput, MsgRunUnavailable)
 }
 
 // awaitReady waits until the run is ready: in awaiting mode until a request

@@ -1,0 +1,199 @@
+package cell
+
+// This file holds the exec and wait calls: validating their arguments,
+// starting a run's first leg or resuming a stored run in a new one.
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/codemodekit/kit/reference/internal/config"
+	"github.com/codemodekit/kit/reference/internal/engine"
+	"github.com/codemodekit/kit/reference/internal/prepare"
+	"github.com/codemodekit/kit/reference/internal/sandbox"
+)
+
+// Exec runs one exec call. toolCallID is the model's id for the call.
+func (rn *Runner) Exec(ctx context.Context, host Host, scope Scope, toolCallID string, args json.RawMessage) Result {
+	res := rn.exec(ctx, host, scope, toolCallID, args, Rebuild{})
+	res.Telemetry = host.Telemetry()
+	return res
+}
+
+// Rebuild describes a restart-safe run rebuilt from a transcript after a
+// restart (SPEC.md CM-9.10 to CM-9.12): it keeps its run id and skips the
+// output entries the transcript shows as delivered.
+type Rebuild struct {
+	RunID      string
+	SkipOutput int
+}
+
+// ExecRebuilt re-runs a recorded restart-safe exec as the answer to a wait
+// for a run lost in a restart. args are the recorded exec arguments.
+func (rn *Runner) ExecRebuilt(ctx context.Context, host Host, scope Scope, execToolCallID string, args json.RawMessage, rb Rebuild) Result {
+	res := rn.exec(ctx, host, scope, execToolCallID, args, rb)
+	res.Telemetry = host.Telemetry()
+	return res
+}
+
+// unavailable is the fail-closed result when the engine cannot run code.
+func unavailable(reason string) Result {
+	return Failed(CodeRuntimeUnavailable, PhaseHost, MsgRuntimeUnavailable+reason)
+}
+
+func (rn *Runner) exec(ctx context.Context, host Host, scope Scope, toolCallID string, args json.RawMessage, rb Rebuild) Result {
+	in, fail := ParseExec(args)
+	if fail != nil {
+		return *fail
+	}
+	if rb.RunID != "" {
+		in.RestartSafe = true
+	}
+	s := host.Settings()
+	rn.store.sweep()
+	if !s.RuntimeSupported() {
+		return unavailable("unsupported runtime " + s.RuntimeJSON + ".")
+	}
+	if rn.engErr != nil || rn.guests == nil {
+		reason := "quickjs-wasi is not loaded"
+		var ue *engine.UnavailableError
+		if errors.As(rn.engErr, &ue) {
+			reason = ue.Reason
+		}
+		return unavailable(reason)
+	}
+	if !s.LanguageEnabled(in.Language) {
+		return Failed(CodeInvalidInput, PhaseInput, LanguageDisabled(in.Language))
+	}
+	deadline := time.Now().Add(time.Duration(s.TimeoutMs) * time.Millisecond)
+	r := &run{id: rb.RunID, scope: scope, host: host,
+		bridge: newBridge(host, s.MaxPendingToolCalls, toolCallID, in.RestartSafe), restartSafe: in.RestartSafe}
+	r.output.skip = rb.SkipOutput
+	return rn.supervise(ctx, r, deadline, true, func(l *leg) Result {
+		if res, ok := l.begin(); !ok {
+			return res
+		}
+		start := sandbox.Start{Deadline: deadline, Limits: limitsOf(s), Catalog: host.Catalog().Guest(),
+			MaxPending: s.MaxPendingToolCalls}
+		// The source is prepared by the guest half: it is untrusted input,
+		// and esbuild and the lexers are code a hostile source could hold.
+		// When the guest configuration is the turn's own, preparation and
+		// start are one operation; else the configuration (a namespace
+		// scope made for the cell) waits for a source that prepared.
+		if pc, ok := host.(plainConfiger); ok {
+			if cfg, ok := pc.PlainGuestConfig(); ok {
+				start.Config = cfg
+				pf, rep := l.g.Exec(in.Code, prepare.Language(in.Language), start)
+				if pf != nil {
+					return prepareFailure(pf)
+				}
+				return l.drive(rep)
+			}
+		}
+		pf, f := l.g.Prepare(in.Code, prepare.Language(in.Language), deadline)
+		if f != nil {
+			return l.faultResult(f)
+		}
+		if pf != nil {
+			return prepareFailure(pf)
+		}
+		if time.Now().After(deadline) {
+			return Failed(CodeTimeout, PhaseHost, MsgTimeout)
+		}
+		guestConfig, err := host.GuestConfig(toolCallID)
+		if err != nil {
+			return Failed(CodeInvalidInput, PhaseInput, err.Error())
+		}
+		start.Config = guestConfig
+		return l.drive(l.g.Start(start))
+	})
+}
+
+// plainConfiger is a Host that can tell the guest configuration without
+// per-cell work (no namespace scope to make): the cell then prepares and
+// starts its guest in one operation.
+type plainConfiger interface {
+	PlainGuestConfig() ([]byte, bool)
+}
+
+// prepareFailure is the result of a source that did not prepare.
+func prepareFailure(pf *prepare.Failure) Result {
+	if pf.Syntax {
+		// A cell that breaks out of its wrapper is a guest SyntaxError
+		// (CM-5.24); it never reaches the VM.
+		return Failed(CodeInternal, PhaseGuest, pf.Message)
+	}
+	return Failed(CodeInvalidInput, PhaseInput, pf.Message)
+}
+
+// limitsOf is the part of a run's settings the guest half enforces.
+func limitsOf(s config.Settings) sandbox.Limits {
+	return sandbox.Limits{MemoryBytes: s.MemoryLimitBytes, MaxOutputBytes: s.MaxOutputBytes}
+}
+
+// Wait runs one wait call.
+func (rn *Runner) Wait(ctx context.Context, host Host, scope Scope, toolCallID string, args json.RawMessage) Result {
+	res := rn.wait(ctx, scope, args)
+	res.Telemetry = host.Telemetry()
+	return res
+}
+
+func (rn *Runner) wait(ctx context.Context, scope Scope, args json.RawMessage) Result {
+	id, fail := ParseWait(args)
+	if fail != nil {
+		return *fail
+	}
+	rn.store.sweep()
+	r, msg := rn.store.acquire(id, scope)
+	if msg != "" {
+		return Failed(CodeInvalidInput, PhaseInput, msg)
+	}
+	if !rn.sealer.verify(r) {
+		return rn.refuseUnsealed(r)
+	}
+	s := r.host.Settings()
+	deadline := time.Now().Add(time.Duration(s.TimeoutMs) * time.Millisecond)
+	r.bridge.resolveYields()
+	if !r.awaitReady(ctx, deadline.Add(-resumeMin(s.TimeoutMs))) {
+		if ctx.Err() != nil {
+			rn.store.remove(r)
+			res := Failed(CodeTimeout, PhaseBridge, MsgAborted)
+			res.BridgeDispatchStarted, res.ReplaySafe = true, r.restartSafe
+			return res
+		}
+		_, pending := r.bridge.state()
+		rn.store.release(r)
+		return Result{Status: "waiting", RunID: r.id, Reason: reasonOf(pending), Pending: pendingCalls(pending), ReplaySafe: r.restartSafe && allReplaySafe(pending)}
+	}
+	return rn.supervise(ctx, r, deadline, false, func(l *leg) Result {
+		if !rn.sealer.verify(r) {
+			// Altered while the run waited for its host work: it never
+			// resumes, and the leg's end disposes of the run.
+			return rn.refuseUnsealed(r)
+		}
+		if res, ok := l.begin(); !ok {
+			return res
+		}
+		// The results that made the run ready are delivered as the VM is
+		// restored, in settlement order (CM-8.8, CM-8.24).
+		ready, _ := r.bridge.state()
+		settle := r.bridge.deliver(ready)
+		l.redeliver = false
+		rn.event("resumed runId=%s", r.id)
+		rep := l.g.Resume(sandbox.Resume{Deadline: deadline, Limits: limitsOf(s), Stored: r.stored,
+			Ledger: r.bridge.ledgerBytes(), Output: r.output.state(), Settle: settle})
+		return l.drive(rep)
+	})
+}
+
+// refuseUnsealed ends a wait whose stored snapshot fails its seal (SPEC.md
+// CM-18.19): tampered, swapped, replayed or foreign. The run is disposed,
+// its host work cancelled, and the snapshot is never decompressed, parsed
+// or restored.
+func (rn *Runner) refuseUnsealed(r *run) Result {
+	rn.store.remove(r)
+	rn.event("refused runId=%s reason=seal", r.id)
+	return Failed(CodeInvalidInput, PhaseInput, MsgRunUnavailable)
+}
