@@ -10,7 +10,7 @@
 # servers through npm lockfiles, the go-sdk example server at a pinned version.
 
 GO      ?= go
-MODULES := features fixtures fakes conformance reference reference/quickjswasm tools
+MODULES := features fixtures conformance/wire fakes conformance reference reference/quickjswasm reference/codemodetest tools
 WASM    := reference/node_modules/quickjs-wasi/quickjs.wasm
 EMBEDDED_WASM := reference/quickjswasm/blob/quickjs.wasm
 REPORT  ?= reports/reference

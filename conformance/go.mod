@@ -13,6 +13,7 @@ require (
 )
 
 require (
+	github.com/codemodekit/kit/conformance/wire v0.0.0
 	github.com/google/jsonschema-go v0.4.2 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/hashicorp/go-immutable-radix v1.3.1 // indirect
@@ -31,3 +32,5 @@ replace (
 	github.com/codemodekit/kit/features => ../features
 	github.com/codemodekit/kit/fixtures => ../fixtures
 )
+
+replace github.com/codemodekit/kit/conformance/wire => ./wire

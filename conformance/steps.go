@@ -12,10 +12,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/codemodekit/kit/fakes/faketools"
-	"github.com/codemodekit/kit/fixtures"
 	"github.com/cucumber/godog"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/codemodekit/kit/conformance/wire"
+	"github.com/codemodekit/kit/fixtures"
 )
 
 // register binds every step of STEPS.md to w.
@@ -32,12 +33,12 @@ func (w *world) register(sc *godog.ScenarioContext) {
 	sc.Step(`^the tool "([^"]+)" returns:$`, w.toolReturns)
 	sc.Step(`^the tool "([^"]+)" returns the text "([^"]*)"$`, w.toolReturnsText)
 	sc.Step(`^the tool "([^"]+)" fails with "([^"]*)"$`, w.toolFails)
-	sc.Step(`^the tool "([^"]+)" is held until released$`, func(name string) error { w.setup.Host.Hold(name); return nil })
+	sc.Step(`^the tool "([^"]+)" is held until released$`, func(name string) error { w.host.Hold(name); return nil })
 	sc.Step(`^the tool "([^"]+)" takes (\d+) ms$`, w.toolTakes)
 	sc.Step(`^the tool "([^"]+)" requires approval$`, w.toolRequiresApproval)
-	sc.Step(`^approval for "([^"]+)" is (granted|denied|held)$`, func(name, d string) error { w.setup.Host.SetApproval(name, d); return nil })
-	sc.Step(`^the before_tool_call hook blocks "([^"]+)"$`, func(name string) error { w.setup.Host.BlockHook(name, ""); return nil })
-	sc.Step(`^the before_tool_call hook blocks "([^"]+)" with "([^"]*)"$`, func(name, reason string) error { w.setup.Host.BlockHook(name, reason); return nil })
+	sc.Step(`^approval for "([^"]+)" is (granted|denied|held)$`, func(name, d string) error { w.host.SetApproval(name, d); return nil })
+	sc.Step(`^the before_tool_call hook blocks "([^"]+)"$`, func(name string) error { w.host.BlockHook(name, ""); return nil })
+	sc.Step(`^the before_tool_call hook blocks "([^"]+)" with "([^"]*)"$`, func(name, reason string) error { w.host.BlockHook(name, reason); return nil })
 	sc.Step(`^the before_tool_call hook rewrites "([^"]+)" params to:$`, w.hookRewrites)
 	sc.Step(`^the tool policy denies "([^"]+)"$`, w.policyDenies)
 	sc.Step(`^the tool policy allows only "([^"]*)"$`, w.policyAllowsOnly)
@@ -86,9 +87,9 @@ func (w *world) register(sc *godog.ScenarioContext) {
 	sc.Step(`^the model calls wait with arguments:$`, w.waitArgs)
 	sc.Step(`^the model calls wait twice at the same time$`, w.waitTwice)
 	sc.Step(`^the model calls "([^"]+)" with:$`, w.callTool)
-	sc.Step(`^the tool "([^"]+)" is released$`, func(name string) error { w.setup.Host.Release(name); return nil })
+	sc.Step(`^the tool "([^"]+)" is released$`, func(name string) error { w.host.Release(name); return nil })
 	sc.Step(`^approval for "([^"]+)" is released as (granted|denied)$`, func(name, d string) error {
-		w.setup.Host.Decide(name, d == "granted")
+		w.host.Decide(name, d == "granted")
 		return nil
 	})
 	sc.Step(`^(\d+) ms pass$`, func(n int) error { time.Sleep(time.Duration(n) * time.Millisecond); return nil })
@@ -228,7 +229,7 @@ func (w *world) catalogFile(name string) error {
 	if err != nil {
 		return fmt.Errorf("catalog %q: %w", name, err)
 	}
-	c, err := faketools.ParseCatalog(b)
+	c, err := wire.ParseCatalog(b)
 	if err != nil {
 		return err
 	}
@@ -241,7 +242,7 @@ func (w *world) toolsDoc(d *godog.DocString) error {
 	if strings.HasPrefix(content, "{") {
 		content = "[" + content + "]"
 	}
-	c, err := faketools.ParseCatalog([]byte(`{"tools":` + content + `}`))
+	c, err := wire.ParseCatalog([]byte(`{"tools":` + content + `}`))
 	if err != nil {
 		return err
 	}
@@ -249,8 +250,8 @@ func (w *world) toolsDoc(d *godog.DocString) error {
 	return nil
 }
 
-func (w *world) specs(name string) []*faketools.Spec {
-	var out []*faketools.Spec
+func (w *world) specs(name string) []*wire.Spec {
+	var out []*wire.Spec
 	for i := range w.setup.Tools {
 		if w.setup.Tools[i].Name == name {
 			out = append(out, &w.setup.Tools[i])
@@ -270,17 +271,17 @@ func (w *world) toolReturns(name string, d *godog.DocString) error {
 	if _, err := parseDoc(d.Content); err != nil {
 		return err
 	}
-	w.setup.Host.SetBehavior(name, faketools.Behavior{Returns: json.RawMessage(d.Content)})
+	w.host.SetBehavior(name, wire.Behavior{Returns: json.RawMessage(d.Content)})
 	return nil
 }
 
 func (w *world) toolReturnsText(name, text string) error {
-	w.setup.Host.SetBehavior(name, faketools.Behavior{Text: &text})
+	w.host.SetBehavior(name, wire.Behavior{Text: &text})
 	return nil
 }
 
 func (w *world) toolFails(name, msg string) error {
-	w.setup.Host.SetBehavior(name, faketools.Behavior{Fails: &msg})
+	w.host.SetBehavior(name, wire.Behavior{Fails: &msg})
 	return nil
 }
 
@@ -289,12 +290,12 @@ func (w *world) toolTakes(name string, ms int) error {
 	if len(specs) == 0 {
 		return fmt.Errorf("no tool %q in the setup", name)
 	}
-	b := faketools.Behavior{}
+	b := wire.Behavior{}
 	if specs[0].Behavior != nil {
 		b = *specs[0].Behavior
 	}
 	b.DelayMs = ms
-	w.setup.Host.SetBehavior(name, b)
+	w.host.SetBehavior(name, b)
 	return nil
 }
 
@@ -313,7 +314,7 @@ func (w *world) hookRewrites(name string, d *godog.DocString) error {
 	if _, err := parseDoc(d.Content); err != nil {
 		return err
 	}
-	w.setup.Host.RewriteHook(name, json.RawMessage(d.Content))
+	w.host.RewriteHook(name, json.RawMessage(d.Content))
 	return nil
 }
 
@@ -345,7 +346,7 @@ func (w *world) server(name string) *MCPServer {
 }
 
 func (w *world) mcpServer(name string, d *godog.DocString) error {
-	c, err := faketools.ParseCatalog([]byte(`{"tools":` + d.Content + `}`))
+	c, err := wire.ParseCatalog([]byte(`{"tools":` + d.Content + `}`))
 	if err != nil {
 		return err
 	}
@@ -942,14 +943,14 @@ func (w *world) callRefused(text string) error {
 }
 
 func (w *world) toolCalledTimes(name string, n int) error {
-	if got := len(w.setup.Host.Calls(name)); got != n {
+	if got := len(w.host.Calls(name)); got != n {
 		return fmt.Errorf("tool %q was called %d times, want %d", name, got, n)
 	}
 	return nil
 }
 
 func (w *world) toolLastCalledWith(name string, d *godog.DocString) error {
-	calls := w.setup.Host.Calls(name)
+	calls := w.host.Calls(name)
 	if len(calls) == 0 {
 		return fmt.Errorf("tool %q was not called", name)
 	}
@@ -969,7 +970,7 @@ func (w *world) hookSaw(d *godog.DocString) error {
 	if err != nil {
 		return err
 	}
-	events := w.setup.Host.HookEvents()
+	events := w.host.HookEvents()
 	for _, e := range events {
 		got, err := decodeJSON(e)
 		if err == nil && matchJSON(want, got, true) == nil {

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/codemodekit/kit/fakes/faketools"
+	"github.com/codemodekit/kit/conformance/wire"
 )
 
 // A Target is an implementation under test, driven the way a model drives it
@@ -114,7 +114,7 @@ type Setup struct {
 	// Config is the OpenClaw-style configuration document.
 	Config json.RawMessage
 	// Tools are the core, plugin and client tools, before policy.
-	Tools []faketools.Spec
+	Tools []wire.Spec
 	// MCPServers are the MCP servers of the setup.
 	MCPServers []MCPServer
 	// Namespaces are internal namespace registrations, in order.
@@ -122,9 +122,9 @@ type Setup struct {
 	// RolledBack lists plugins whose namespaces were cleared.
 	RolledBack []string
 	// Host runs every tool's behaviour, the hook and approvals, and records
-	// what it sees. Targets must route tool execution, before_tool_call
-	// hooks and approval decisions through it.
-	Host *faketools.Host
+	// what it sees (the suite's scripted host). Targets must route tool
+	// execution, before_tool_call hooks and approval decisions through it.
+	Host wire.ToolHost
 	// Runtime is "" for a working runtime, or "missing"/"corrupt" to start
 	// without a usable quickjs-wasi binary.
 	Runtime string
@@ -138,7 +138,7 @@ type Setup struct {
 // An MCPServer is a fake MCP server scripted like tools, or a real one.
 type MCPServer struct {
 	Name      string
-	Tools     []faketools.Spec
+	Tools     []wire.Spec
 	Resources []json.RawMessage
 	Prompts   []json.RawMessage
 	// Fixture names a real third-party server in fixtures/mcp (profile

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/codemodekit/kit/conformance/wire"
 	"github.com/codemodekit/kit/fakes/faketools"
 )
 
@@ -31,7 +32,8 @@ func TestWaitRefused(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			w := &world{setup: Setup{Host: faketools.NewHost()}}
+			host := faketools.NewHost()
+			w := &world{host: host, setup: Setup{Host: host}}
 			w.setTags(tt.tags)
 			w.record(callRecord{name: "wait", outcome: tt.outcome, payload: decodePayload(tt.outcome)})
 			err := w.waitRefused(msg)
@@ -64,7 +66,8 @@ func TestVisibleToolsView(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			w := &world{setup: Setup{Host: faketools.NewHost(), Tools: []faketools.Spec{{Name: "weather"}, {Name: "read"}}}}
+			host := faketools.NewHost()
+			w := &world{host: host, setup: Setup{Host: host, Tools: []wire.Spec{{Name: "weather"}, {Name: "read"}}}}
 			w.setTags(tt.tags)
 			defs := make([]ToolDefinition, len(tt.got))
 			for i, n := range tt.got {

@@ -21,6 +21,7 @@ type world struct {
 	mk      MakeTarget
 	target  Target
 	setup   Setup
+	host    *faketools.Host // the scripted host behind setup.Host
 	config  map[string]any
 	started bool
 
@@ -60,7 +61,8 @@ type callRecord struct {
 }
 
 func newWorld(mk MakeTarget) *world {
-	return &world{mk: mk, config: map[string]any{}, setup: Setup{Host: faketools.NewHost()}}
+	host := faketools.NewHost()
+	return &world{mk: mk, config: map[string]any{}, host: host, setup: Setup{Host: host}}
 }
 
 func (w *world) setTags(tags []string) {

@@ -8,6 +8,7 @@ require (
 )
 
 require (
+	github.com/codemodekit/kit/conformance/wire v0.0.0
 	github.com/google/jsonschema-go v0.4.2 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.2 // indirect
@@ -15,3 +16,5 @@ require (
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
 	golang.org/x/text v0.14.0 // indirect
 )
+
+replace github.com/codemodekit/kit/conformance/wire => ../conformance/wire

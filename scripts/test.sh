@@ -11,7 +11,7 @@ usage() { echo "usage: scripts/test.sh [module ...]"; }
 cd "$(dirname "$0")/.."
 root="$(pwd -P)"
 modules=("$@")
-[[ ${#modules[@]} -eq 0 ]] && modules=(features fixtures fakes conformance reference reference/quickjswasm tools)
+[[ ${#modules[@]} -eq 0 ]] && modules=(features fixtures conformance/wire fakes conformance reference reference/quickjswasm reference/codemodetest tools)
 
 GOTESTSUM_VERSION=v1.13.0
 gotestsum="${root}/.cache/bin/gotestsum-${GOTESTSUM_VERSION}"

@@ -12,8 +12,10 @@ require (
 )
 
 require (
+	github.com/codemodekit/kit/conformance/wire v0.0.0
 	github.com/codemodekit/kit/features v0.0.0 // indirect
 	github.com/codemodekit/kit/fixtures v0.0.0 // indirect
+	github.com/codemodekit/kit/reference/codemodetest v0.0.0
 	github.com/cucumber/gherkin/go/v42 v42.0.0 // indirect
 	github.com/cucumber/godog v0.16.0 // indirect
 	github.com/cucumber/messages/go/v34 v34.2.1 // indirect
@@ -41,3 +43,7 @@ replace (
 	github.com/codemodekit/kit/reference => ../reference
 	github.com/codemodekit/kit/reference/quickjswasm => ../reference/quickjswasm
 )
+
+replace github.com/codemodekit/kit/conformance/wire => ../conformance/wire
+
+replace github.com/codemodekit/kit/reference/codemodetest => ../reference/codemodetest

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/codemodekit/kit/conformance"
-	"github.com/codemodekit/kit/conformance/driver/protocol"
+	"github.com/codemodekit/kit/conformance/wire/protocol"
 )
 
 // suiteInfo is what hello tells the implementation about the suite.

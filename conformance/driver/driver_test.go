@@ -10,10 +10,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/codemodekit/kit/conformance"
-	"github.com/codemodekit/kit/conformance/driver/protocol"
-	"github.com/codemodekit/kit/fakes/faketools"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/codemodekit/kit/conformance"
+	"github.com/codemodekit/kit/conformance/wire"
+	"github.com/codemodekit/kit/conformance/wire/protocol"
+	"github.com/codemodekit/kit/fakes/faketools"
 )
 
 func str(s string) *string { return &s }
@@ -77,7 +79,7 @@ func TestTarget_scenario(t *testing.T) {
 	host := faketools.NewHost()
 	s := &conformance.Setup{
 		Config: json.RawMessage(`{"tools":{"codeMode":true}}`),
-		Tools:  []faketools.Spec{spec("weather", &faketools.Behavior{Returns: json.RawMessage(`{"sky": "blue"}`)})},
+		Tools:  []wire.Spec{spec("weather", &wire.Behavior{Returns: json.RawMessage(`{"sky": "blue"}`)})},
 		Namespaces: []conformance.Namespace{
 			{PluginID: "ok", Registration: json.RawMessage(`{"id":"a"}`)},
 			{PluginID: "bad", Registration: json.RawMessage(`{"id":"refuse"}`)},
@@ -114,7 +116,7 @@ func TestTarget_scenario(t *testing.T) {
 	var setup struct {
 		Start      protocol.StartParams `json:"start"`
 		TurnConfig json.RawMessage      `json:"turnConfig"`
-		TurnTools  []faketools.Spec     `json:"turnTools"`
+		TurnTools  []wire.Spec          `json:"turnTools"`
 	}
 	mustCall(t, tu, "setup", `{}`, &setup)
 	if setup.Start.StateDir == "" || len(setup.Start.Namespaces) != 2 || setup.Start.Tools[0].Behavior != nil || setup.TurnTools[0].Behavior != nil {
@@ -135,11 +137,11 @@ func TestTarget_scenario(t *testing.T) {
 		{name: "invoke", call: "invoke", args: `{"city":"Oslo"}`,
 			want:   conformance.Outcome{Text: `{"sky":"blue"}`, Details: json.RawMessage(`{"sky":"blue"}`)},
 			reason: "the suite's host runs the spec's behaviour, which never crossed the wire"},
-		{name: "tool failure", prepare: func() { host.SetBehavior("weather", faketools.Behavior{Fails: str("no sky today")}) },
+		{name: "tool failure", prepare: func() { host.SetBehavior("weather", wire.Behavior{Fails: str("no sky today")}) },
 			call: "invoke", want: conformance.Outcome{Text: "no sky today", IsError: true},
 			reason: "tool_failed carries the failure text verbatim"},
 		{name: "approval denied", call: "approve", want: conformance.Outcome{Text: "false", Details: json.RawMessage("false")}},
-		{name: "approval granted", prepare: func() { host.SetApproval("weather", faketools.Granted) },
+		{name: "approval granted", prepare: func() { host.SetApproval("weather", wire.Granted) },
 			call: "approve", want: conformance.Outcome{Text: "true", Details: json.RawMessage("true")}},
 		{name: "hook blocks", prepare: func() { host.BlockHook("weather", "not today") }, call: "hook", args: `{"x":1}`,
 			want: conformance.Outcome{Text: `{"block":true,"reason":"not today"}`, Details: json.RawMessage(`{"block":true,"reason":"not today"}`)}},
@@ -161,7 +163,7 @@ func TestTarget_scenario(t *testing.T) {
 			}
 		})
 	}
-	wantCalls := []faketools.Call{{Tool: "weather", Input: json.RawMessage(`{"city":"Oslo"}`)}, {Tool: "weather", Input: json.RawMessage(`{}`)}}
+	wantCalls := []wire.Call{{Tool: "weather", Input: json.RawMessage(`{"city":"Oslo"}`)}, {Tool: "weather", Input: json.RawMessage(`{}`)}}
 	if diff := cmp.Diff(wantCalls, host.Calls("weather")); diff != "" {
 		t.Errorf("host calls mismatch (-want +got):\n%s", diff)
 	}
@@ -307,7 +309,7 @@ func TestTarget_failures(t *testing.T) {
 				t.Fatal(err)
 			}
 			ctx := context.Background()
-			if err := tg.Start(ctx, &conformance.Setup{Tools: []faketools.Spec{spec("weather", nil)}, Host: faketools.NewHost()}); err != nil {
+			if err := tg.Start(ctx, &conformance.Setup{Tools: []wire.Spec{spec("weather", nil)}, Host: faketools.NewHost()}); err != nil {
 				t.Fatal(err)
 			}
 			tu := mustTurn(t, tg, "main")

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/codemodekit/kit/conformance/driver/protocol"
+	"github.com/codemodekit/kit/conformance/wire/protocol"
 )
 
 // Failure codes: why a call into an implementation failed, as

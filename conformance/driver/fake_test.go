@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/codemodekit/kit/conformance/driver/protocol"
-	"github.com/codemodekit/kit/fakes/faketools"
+	"github.com/codemodekit/kit/conformance/wire"
+	"github.com/codemodekit/kit/conformance/wire/protocol"
 )
 
 // fakeModeEnv makes the test binary a fake implementation (see TestMain):
@@ -304,6 +304,6 @@ func (f *fake) Log(ctx context.Context) (string, error) {
 func (f *fake) Close(ctx context.Context) error { return nil }
 
 // spec is a tool spec of the tests.
-func spec(name string, b *faketools.Behavior) faketools.Spec {
-	return faketools.Spec{Name: name, Description: name + " tool", Behavior: b}
+func spec(name string, b *wire.Behavior) wire.Spec {
+	return wire.Spec{Name: name, Description: name + " tool", Behavior: b}
 }

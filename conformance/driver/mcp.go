@@ -7,9 +7,9 @@ import (
 	"sync"
 
 	"github.com/codemodekit/kit/conformance"
-	"github.com/codemodekit/kit/conformance/driver/protocol"
+	"github.com/codemodekit/kit/conformance/wire"
+	"github.com/codemodekit/kit/conformance/wire/protocol"
 	"github.com/codemodekit/kit/fakes/fakemcp"
-	"github.com/codemodekit/kit/fakes/faketools"
 )
 
 // FakeMCP holds the fake MCP servers of a setup: one fakemcp server on
@@ -154,8 +154,8 @@ func (m *MCPSetup) Close() {
 
 // WithoutBehavior returns the specs without their behaviours: what a tool
 // does is the suite's business, not the implementation's.
-func WithoutBehavior(specs []faketools.Spec) []faketools.Spec {
-	out := make([]faketools.Spec, len(specs))
+func WithoutBehavior(specs []wire.Spec) []wire.Spec {
+	out := make([]wire.Spec, len(specs))
 	for i, s := range specs {
 		s.Behavior = nil
 		out[i] = s

@@ -11,9 +11,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/codemodekit/kit/conformance/driver/protocol"
 	"github.com/codemodekit/kit/conformance/internal/tail"
-	"github.com/codemodekit/kit/fakes/faketools"
+	"github.com/codemodekit/kit/conformance/wire"
+	"github.com/codemodekit/kit/conformance/wire/protocol"
 )
 
 // Grace periods of a process's end. They bound every wait, so a process
@@ -44,7 +44,7 @@ type proc struct {
 	stopping atomic.Bool
 
 	mu    sync.Mutex
-	turns map[string][]faketools.Spec // tools of every turn, by turn id
+	turns map[string][]wire.Spec // tools of every turn, by turn id
 }
 
 // spawn starts argv with env and dir and serves its stdout with h.
@@ -58,7 +58,7 @@ func spawn(argv []string, env []string, dir string, stderrLimit int, h func(*pro
 	cmd.WaitDelay = pipeGrace
 	setProcessGroup(cmd)
 	p := &proc{cmd: cmd, stderr: tail.New(stderrLimit), exited: make(chan struct{}),
-		readDone: make(chan struct{}), turns: map[string][]faketools.Spec{}}
+		readDone: make(chan struct{}), turns: map[string][]wire.Spec{}}
 	cmd.Stderr = p.stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -180,19 +180,19 @@ func (p *proc) stop(closeTimeout, exitGrace time.Duration) error {
 }
 
 // addTurn records the tools of a turn, for host/invoke.
-func (p *proc) addTurn(id string, tools []faketools.Spec) {
+func (p *proc) addTurn(id string, tools []wire.Spec) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.turns[id] = tools
 }
 
 // tool returns tool i of turn id.
-func (p *proc) tool(id string, i int) (faketools.Spec, bool) {
+func (p *proc) tool(id string, i int) (wire.Spec, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	tools, ok := p.turns[id]
 	if !ok || i < 0 || i >= len(tools) {
-		return faketools.Spec{}, false
+		return wire.Spec{}, false
 	}
 	return tools[i], true
 }

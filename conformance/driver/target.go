@@ -10,8 +10,8 @@ import (
 	"sync"
 
 	"github.com/codemodekit/kit/conformance"
-	"github.com/codemodekit/kit/conformance/driver/protocol"
-	"github.com/codemodekit/kit/fakes/faketools"
+	"github.com/codemodekit/kit/conformance/wire"
+	"github.com/codemodekit/kit/conformance/wire/protocol"
 )
 
 // refuseAll answers every request of a process that is only asked hello.
@@ -240,7 +240,7 @@ func (t *target) handler(p *proc) protocol.Handler {
 			if spec.Name != in.Name {
 				return nil, protocol.InvalidParams("tool %d of turn %q is %q, not %q", in.ToolIndex, in.TurnID, spec.Name, in.Name)
 			}
-			res, err := host.Invoke(ctx, spec, in.Input)
+			res, err := host.Invoke(ctx, in.ToolIndex, spec, in.Input)
 			if err != nil {
 				if ctx.Err() != nil {
 					return nil, ctx.Err()
@@ -248,7 +248,7 @@ func (t *target) handler(p *proc) protocol.Handler {
 				return nil, &protocol.ToolError{Message: err.Error()}
 			}
 			if res.Content == nil {
-				res.Content = []faketools.Block{}
+				res.Content = []wire.Block{}
 			}
 			return res, nil
 		case protocol.MethodBeforeToolCall:
@@ -263,7 +263,7 @@ func (t *target) handler(p *proc) protocol.Handler {
 			if json.Unmarshal(in.Event, &ev) != nil || ev == nil {
 				return nil, protocol.InvalidParams("event is not a JSON object")
 			}
-			return host.BeforeToolCall(in.Event), nil
+			return host.BeforeToolCall(ctx, in.Event)
 		case protocol.MethodApprove:
 			var in protocol.ApproveParams
 			if err := protocol.DecodeParams(params, &in); err != nil {

@@ -19,8 +19,8 @@ import (
 	"github.com/codemodekit/kit/conformance"
 	"github.com/codemodekit/kit/conformance/driver"
 	"github.com/codemodekit/kit/conformance/internal/modelturn"
+	"github.com/codemodekit/kit/conformance/wire"
 	"github.com/codemodekit/kit/fakes/fakemodel"
-	"github.com/codemodekit/kit/fakes/faketools"
 )
 
 // ConfigPlaceholder is replaced, in every argument of a gateway command,
@@ -72,7 +72,7 @@ type target struct {
 	stateDir string
 	cfgPath  string
 	model    *fakemodel.Server
-	host     *faketools.HTTPHost
+	host     *wire.HTTPHost
 	mcp      *driver.MCPSetup
 
 	mu      sync.Mutex
@@ -91,7 +91,9 @@ func (t *target) Start(ctx context.Context, s *conformance.Setup) error {
 	t.stateDir = dir
 	t.cfgPath = filepath.Join(dir, "gateway.json")
 	t.model = fakemodel.NewServer()
-	t.host = faketools.NewHTTPHost(s.Host, nil)
+	if t.host, err = wire.NewHTTPHost(s.Host, nil); err != nil {
+		return err
+	}
 	t.mcp = driver.NewMCPSetup(t.opts.Fixtures)
 	return t.boot()
 }
@@ -194,7 +196,7 @@ func object(doc map[string]any, key string) map[string]any {
 
 // tools splits the setup's tools into those the implementation serves
 // and the client tools a turn's request carries.
-func (t *target) tools() (server, client []faketools.Spec) {
+func (t *target) tools() (server, client []wire.Spec) {
 	return modelturn.SplitClientTools(t.setup.Tools)
 }
 

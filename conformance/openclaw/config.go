@@ -8,7 +8,7 @@ import (
 	"slices"
 
 	"github.com/codemodekit/kit/conformance"
-	"github.com/codemodekit/kit/fakes/faketools"
+	"github.com/codemodekit/kit/conformance/wire"
 )
 
 // pluginID is the fixture plugin's id (fixtures/openclaw/plugin).
@@ -102,7 +102,7 @@ func (c gatewayConfig) names() []string {
 //
 // Each server tool is registered by the plugin of its owner (owners.go),
 // bundled the ids of the plugins bundled with OpenClaw.
-func buildConfig(s *conformance.Setup, rel release, bundled map[string]bool, modelURL string, server, client []faketools.Spec) (gatewayConfig, error) {
+func buildConfig(s *conformance.Setup, rel release, bundled map[string]bool, modelURL string, server, client []wire.Spec) (gatewayConfig, error) {
 	doc, err := decodeDocument(s.Config)
 	if err != nil || doc == nil {
 		doc = map[string]any{}

@@ -5,7 +5,7 @@
 //
 // A [Runner] owns what its scenarios share: the fake model provider
 // (fakes/fakemodel), a tool-host front whose URL stays the same while each
-// scenario's tool host (fakes/faketools.HTTPHost) sits behind it, and one
+// scenario's tool host (fakes/wire.HTTPHost) sits behind it, and one
 // running gateway. Scenarios whose generated OpenClaw configuration is the
 // same reuse that gateway (OpenClaw needs a restart for any configuration
 // change and takes about 10 s to start); a different configuration stops

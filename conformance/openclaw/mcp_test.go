@@ -13,6 +13,7 @@ import (
 
 	"github.com/codemodekit/kit/conformance"
 	"github.com/codemodekit/kit/conformance/driver"
+	"github.com/codemodekit/kit/conformance/wire"
 	"github.com/codemodekit/kit/fakes/faketools"
 )
 
@@ -122,7 +123,7 @@ func TestMCPConfig(t *testing.T) {
 			Config: json.RawMessage(`{"tools":{"codeMode":true},"mcp":{"servers":{"notes":{"timeoutMs":300}}}}`),
 			Host:   faketools.NewHost(),
 			MCPServers: []conformance.MCPServer{
-				{Name: "notes", Tools: []faketools.Spec{{Name: "lookup_note", Source: "mcp", Owner: "notes"}}},
+				{Name: "notes", Tools: []wire.Spec{{Name: "lookup_note", Source: "mcp", Owner: "notes"}}},
 				{Name: "memory", Fixture: "memory"},
 			},
 		}

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/codemodekit/kit/fakes/faketools"
+	"github.com/codemodekit/kit/conformance/wire"
 )
 
 // OpenClaw names a plugin tool's catalog entry after the plugin that
@@ -33,7 +33,7 @@ var reservedPluginIDs = []string{pluginID, "node-mcp", "bundle-mcp", "mcp"}
 
 // owner returns the owner of a scenario tool served by the gateway: core
 // for core tools, the trimmed owner of a plugin tool.
-func owner(sp faketools.Spec) string {
+func owner(sp wire.Spec) string {
 	if sp.Source == "" || sp.Source == "core" {
 		return coreOwner
 	}

@@ -6,29 +6,29 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/codemodekit/kit/fakes/faketools"
+	"github.com/codemodekit/kit/conformance/wire"
 )
 
 func TestPluginFor(t *testing.T) {
 	bundled := map[string]bool{"browser": true, "vault": true}
 	tests := []struct {
-		spec faketools.Spec
+		spec wire.Spec
 		want string
 	}{
-		{faketools.Spec{Name: "weather"}, "core"},
-		{faketools.Spec{Name: "weather", Source: "core", Owner: "shipping"}, "core"},
-		{faketools.Spec{Name: "shipping_list", Source: "plugin", Owner: "shipping"}, "shipping"},
-		{faketools.Spec{Name: "x", Source: "plugin", Owner: " ops-kit "}, "ops-kit"},
-		{faketools.Spec{Name: "x", Source: "plugin"}, pluginID},
-		{faketools.Spec{Name: "x", Source: "plugin", Owner: "browser"}, pluginID},    // bundled
-		{faketools.Spec{Name: "x", Source: "plugin", Owner: "vault"}, pluginID},      // bundled
-		{faketools.Spec{Name: "x", Source: "plugin", Owner: "message"}, pluginID},    // an own tool's name
-		{faketools.Spec{Name: "x", Source: "plugin", Owner: "file_write"}, pluginID}, // a bundled plugin's tool
-		{faketools.Spec{Name: "x", Source: "plugin", Owner: "bundle-mcp"}, pluginID},
-		{faketools.Spec{Name: "x", Source: "plugin", Owner: pluginID}, pluginID},
-		{faketools.Spec{Name: "x", Source: "plugin", Owner: "Alpha"}, pluginID},
-		{faketools.Spec{Name: "x", Source: "plugin", Owner: "a b"}, pluginID},
-		{faketools.Spec{Name: "x", Source: "plugin", Owner: "9lives"}, pluginID},
+		{wire.Spec{Name: "weather"}, "core"},
+		{wire.Spec{Name: "weather", Source: "core", Owner: "shipping"}, "core"},
+		{wire.Spec{Name: "shipping_list", Source: "plugin", Owner: "shipping"}, "shipping"},
+		{wire.Spec{Name: "x", Source: "plugin", Owner: " ops-kit "}, "ops-kit"},
+		{wire.Spec{Name: "x", Source: "plugin"}, pluginID},
+		{wire.Spec{Name: "x", Source: "plugin", Owner: "browser"}, pluginID},    // bundled
+		{wire.Spec{Name: "x", Source: "plugin", Owner: "vault"}, pluginID},      // bundled
+		{wire.Spec{Name: "x", Source: "plugin", Owner: "message"}, pluginID},    // an own tool's name
+		{wire.Spec{Name: "x", Source: "plugin", Owner: "file_write"}, pluginID}, // a bundled plugin's tool
+		{wire.Spec{Name: "x", Source: "plugin", Owner: "bundle-mcp"}, pluginID},
+		{wire.Spec{Name: "x", Source: "plugin", Owner: pluginID}, pluginID},
+		{wire.Spec{Name: "x", Source: "plugin", Owner: "Alpha"}, pluginID},
+		{wire.Spec{Name: "x", Source: "plugin", Owner: "a b"}, pluginID},
+		{wire.Spec{Name: "x", Source: "plugin", Owner: "9lives"}, pluginID},
 	}
 	for _, tt := range tests {
 		if got := pluginFor(owner(tt.spec), bundled); got != tt.want {

@@ -8,7 +8,7 @@ import (
 
 	"github.com/codemodekit/kit/conformance"
 	"github.com/codemodekit/kit/conformance/internal/modelturn"
-	"github.com/codemodekit/kit/fakes/faketools"
+	"github.com/codemodekit/kit/conformance/wire"
 )
 
 // target is one scenario: its tool host behind the runner's front, and
@@ -17,7 +17,7 @@ type target struct {
 	r     *Runner
 	id    int
 	setup *conformance.Setup
-	host  *faketools.HTTPHost
+	host  *wire.HTTPHost
 	mcp   mcpServers
 	gw    *gateway
 }
@@ -30,7 +30,11 @@ func (t *target) Start(ctx context.Context, s *conformance.Setup) error {
 	if err := expressible(s); err != nil {
 		return err
 	}
-	t.host = faketools.NewHTTPHost(s.Host, nil)
+	host, err := wire.NewHTTPHost(s.Host, nil)
+	if err != nil {
+		return err
+	}
+	t.host = host
 	u, err := url.Parse(t.host.URL())
 	if err != nil {
 		return err
@@ -55,7 +59,7 @@ func expressible(s *conformance.Setup) error {
 
 // tools splits the setup's tools into those the implementation serves
 // and the client tools a turn's request carries.
-func (t *target) tools() (server, client []faketools.Spec) {
+func (t *target) tools() (server, client []wire.Spec) {
 	return modelturn.SplitClientTools(t.setup.Tools)
 }
 

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/codemodekit/kit/fakes/faketools"
+	"github.com/codemodekit/kit/conformance/wire"
 )
 
 // A Definition describes one fake MCP server. It is also the format of the
@@ -17,7 +17,7 @@ type Definition struct {
 	// Tools are the server's tools, scripted like faketools tools. Title,
 	// Description, InputSchema (else Parameters, else an empty object
 	// schema) and OutputSchema are advertised by tools/list.
-	Tools []faketools.Spec `json:"tools,omitempty"`
+	Tools []wire.Spec `json:"tools,omitempty"`
 	// Resources are {"uri", "name", "description"?, "mimeType"?, "text"}
 	// objects. A non-nil slice, even an empty one, declares the resources
 	// capability.
@@ -126,7 +126,7 @@ func ReadDefinition(path string) (Definition, error) {
 }
 
 // schema returns the input schema a tool advertises.
-func schema(s faketools.Spec) json.RawMessage {
+func schema(s wire.Spec) json.RawMessage {
 	switch {
 	case len(s.InputSchema) > 0:
 		return s.InputSchema

@@ -1,6 +1,6 @@
 // Package fakemcp is a scripted MCP server for tests, built on mcp-go's
 // server package and scripted like [faketools]: its tools are
-// [faketools.Spec] values whose calls run through a [faketools.Host], so
+// [wire.Spec] values whose calls run through a [faketools.Host], so
 // behaviours, holds, delays and call records work exactly as for the other
 // fake tools.
 //

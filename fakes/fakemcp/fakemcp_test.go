@@ -18,6 +18,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/codemodekit/kit/conformance/wire"
 	"github.com/codemodekit/kit/fakes/faketools"
 )
 
@@ -133,7 +134,7 @@ func decode(t *testing.T, b []byte) any {
 func str(s string) *string { return &s }
 
 func TestServer_tools(t *testing.T) {
-	def := Definition{Name: "docs", Tools: []faketools.Spec{
+	def := Definition{Name: "docs", Tools: []wire.Spec{
 		{Name: "search", Title: "Search", Description: "Search the docs.",
 			InputSchema:  json.RawMessage(`{"type": "object", "properties": {"q": {"type": "string"}, "a": {"type": "number"}}, "required": ["q"]}`),
 			OutputSchema: json.RawMessage(`{"type":"object"}`)},
@@ -189,21 +190,21 @@ func TestServer_tools(t *testing.T) {
 func TestServer_callTool(t *testing.T) {
 	tests := []struct {
 		name     string
-		behavior *faketools.Behavior
+		behavior *wire.Behavior
 		args     string
 		want     string
 		reason   string
 	}{
-		{name: "returns", behavior: &faketools.Behavior{Returns: json.RawMessage(`{"city": "Oslo", "temp": 21}`)},
+		{name: "returns", behavior: &wire.Behavior{Returns: json.RawMessage(`{"city": "Oslo", "temp": 21}`)},
 			want:   `{"content":[{"type":"text","text":"{\"city\":\"Oslo\",\"temp\":21}"}],"structuredContent":{"city":"Oslo","temp":21}}`,
 			reason: "details become structuredContent; the text block is their compact JSON"},
-		{name: "text", behavior: &faketools.Behavior{Text: str("hello")},
+		{name: "text", behavior: &wire.Behavior{Text: str("hello")},
 			want:   `{"content":[{"type":"text","text":"hello"}]}`,
 			reason: "a text result has no details, so no structuredContent"},
-		{name: "echo", behavior: &faketools.Behavior{Echo: true}, args: `{"q":"x","n":12345678901234567890}`,
+		{name: "echo", behavior: &wire.Behavior{Echo: true}, args: `{"q":"x","n":12345678901234567890}`,
 			want:   `{"content":[{"type":"text","text":"{\"q\":\"x\",\"n\":12345678901234567890}"}],"structuredContent":{"q":"x","n":12345678901234567890}}`,
 			reason: "arguments reach the host as raw JSON: big integers survive"},
-		{name: "fails", behavior: &faketools.Behavior{Fails: str("disk full")},
+		{name: "fails", behavior: &wire.Behavior{Fails: str("disk full")},
 			want:   `{"content":[{"type":"text","text":"disk full"}],"isError":true}`,
 			reason: "a failing behaviour is an isError result, not a JSON-RPC error"},
 		{name: "default", want: `{"content":[{"type":"text","text":"{\"input\":{},\"tool\":\"t\"}"}],"structuredContent":{"tool":"t","input":{}}}`,
@@ -214,7 +215,7 @@ func TestServer_callTool(t *testing.T) {
 			for _, tt := range tests {
 				t.Run(tt.name, func(t *testing.T) {
 					host := faketools.NewHost()
-					c := dial(t, Definition{Tools: []faketools.Spec{{Name: "t", Behavior: tt.behavior}}}, host, kind)
+					c := dial(t, Definition{Tools: []wire.Spec{{Name: "t", Behavior: tt.behavior}}}, host, kind)
 					params := map[string]any{"name": "t"}
 					if tt.args != "" {
 						params["arguments"] = json.RawMessage(tt.args)
@@ -293,7 +294,7 @@ func TestServer_resourcesAndPrompts(t *testing.T) {
 func TestServer_pagination(t *testing.T) {
 	def := Definition{PageSize: 2}
 	for _, n := range []string{"e", "d", "c", "b", "a"} {
-		def.Tools = append(def.Tools, faketools.Spec{Name: n})
+		def.Tools = append(def.Tools, wire.Spec{Name: n})
 	}
 	c := dial(t, def, nil, StreamableHTTP)
 	var pages [][]string
@@ -330,7 +331,7 @@ func TestServer_pagination(t *testing.T) {
 func TestServer_replies(t *testing.T) {
 	verbatim := `{"content": [{"type": "text", "text": "hi"}], "isError": true, "_meta": {"trace": 1.50}, "extra": [null]}`
 	def := Definition{
-		Tools: []faketools.Spec{{Name: "verbatim"}, {Name: "rpc"}, {Name: "junk"}, {Name: "slow"}, {Name: "drop"}, {Name: "fine"}},
+		Tools: []wire.Spec{{Name: "verbatim"}, {Name: "rpc"}, {Name: "junk"}, {Name: "slow"}, {Name: "drop"}, {Name: "fine"}},
 		Replies: map[string]Reply{
 			"verbatim": {Kind: ReplyResult, Result: json.RawMessage(verbatim)},
 			"rpc":      {Kind: ReplyError, Code: -32001, Message: "quota exceeded"},
@@ -414,7 +415,7 @@ func TestServer_all(t *testing.T) {
 }
 
 func TestServer_closeReleasesHangs(t *testing.T) {
-	s := NewDefinitionServer(t, Definition{Tools: []faketools.Spec{{Name: "slow"}},
+	s := NewDefinitionServer(t, Definition{Tools: []wire.Spec{{Name: "slow"}},
 		Replies: map[string]Reply{"slow": {Kind: ReplyHang}}}, nil, StreamableHTTP)
 	tr, err := transport.NewStreamableHTTP(s.URL())
 	if err != nil {
@@ -445,8 +446,8 @@ func TestNew_errors(t *testing.T) {
 		def  Definition
 		want string
 	}{
-		{"unnamed tool", Definition{Tools: []faketools.Spec{{}}}, "tool 0 has no name"},
-		{"bad schema", Definition{Tools: []faketools.Spec{{Name: "x", InputSchema: json.RawMessage(`{`)}}}, "not valid JSON"},
+		{"unnamed tool", Definition{Tools: []wire.Spec{{}}}, "tool 0 has no name"},
+		{"bad schema", Definition{Tools: []wire.Spec{{Name: "x", InputSchema: json.RawMessage(`{`)}}}, "not valid JSON"},
 		{"bad resource", Definition{Resources: []json.RawMessage{json.RawMessage(`{"name":"x"}`)}}, "resource 0"},
 		{"bad prompt", Definition{Prompts: []json.RawMessage{json.RawMessage(`[]`)}}, "prompt 0"},
 		{"bad reply", Definition{Replies: map[string]Reply{"x": {Kind: "explode"}}}, "unknown reply kind"},
@@ -500,7 +501,7 @@ func TestServeFile(t *testing.T) {
 }
 
 func TestServeStdio_closeReply(t *testing.T) {
-	s, err := New(Definition{Tools: []faketools.Spec{{Name: "bye"}}, Replies: map[string]Reply{"bye": {Kind: ReplyClose}}}, nil)
+	s, err := New(Definition{Tools: []wire.Spec{{Name: "bye"}}, Replies: map[string]Reply{"bye": {Kind: ReplyClose}}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/codemodekit/kit/conformance/wire"
 	"github.com/codemodekit/kit/fakes/faketools"
 )
 
@@ -36,9 +37,9 @@ const (
 // It is safe for concurrent use.
 type Server struct {
 	def     Definition
-	host    *faketools.Host
+	host    wire.ToolHost
 	mcp     *server.MCPServer
-	specs   map[string]faketools.Spec
+	specs   map[string]wire.Spec
 	replies map[string]Reply
 	all     *Reply
 
@@ -53,11 +54,11 @@ type Server struct {
 
 // New returns an unstarted server for def whose tool calls run through
 // host (a new host when nil).
-func New(def Definition, host *faketools.Host) (*Server, error) {
+func New(def Definition, host wire.ToolHost) (*Server, error) {
 	if host == nil {
 		host = faketools.NewHost()
 	}
-	s := &Server{def: def, host: host, specs: map[string]faketools.Spec{},
+	s := &Server{def: def, host: host, specs: map[string]wire.Spec{},
 		replies: map[string]Reply{}, closing: make(chan struct{})}
 	name := def.Name
 	if name == "" {
@@ -140,13 +141,13 @@ func New(def Definition, host *faketools.Host) (*Server, error) {
 // Start starts a server named name with the given tools, resources and
 // prompts (see [Definition]) over streamable HTTP on 127.0.0.1. Its tool
 // calls run through host (a new host when nil). Close it when done.
-func Start(name string, tools []faketools.Spec, resources, prompts []json.RawMessage, host *faketools.Host) (*Server, error) {
+func Start(name string, tools []wire.Spec, resources, prompts []json.RawMessage, host wire.ToolHost) (*Server, error) {
 	return StartDefinition(Definition{Name: name, Tools: tools, Resources: resources, Prompts: prompts}, host, StreamableHTTP)
 }
 
 // StartDefinition starts a server for def over the given HTTP transport
 // ([StreamableHTTP] or [SSE]) on 127.0.0.1. Close it when done.
-func StartDefinition(def Definition, host *faketools.Host, transport string) (*Server, error) {
+func StartDefinition(def Definition, host wire.ToolHost, transport string) (*Server, error) {
 	s, err := New(def, host)
 	if err != nil {
 		return nil, err
@@ -159,14 +160,14 @@ func StartDefinition(def Definition, host *faketools.Host, transport string) (*S
 
 // NewServer is [Start] for tests: it fails t on error and closes the server
 // when t ends.
-func NewServer(t testing.TB, name string, tools []faketools.Spec, resources, prompts []json.RawMessage, host *faketools.Host) *Server {
+func NewServer(t testing.TB, name string, tools []wire.Spec, resources, prompts []json.RawMessage, host wire.ToolHost) *Server {
 	t.Helper()
 	return NewDefinitionServer(t, Definition{Name: name, Tools: tools, Resources: resources, Prompts: prompts}, host, StreamableHTTP)
 }
 
 // NewDefinitionServer is [StartDefinition] for tests: it fails t on error
 // and closes the server when t ends.
-func NewDefinitionServer(t testing.TB, def Definition, host *faketools.Host, transport string) *Server {
+func NewDefinitionServer(t testing.TB, def Definition, host wire.ToolHost, transport string) *Server {
 	t.Helper()
 	s, err := StartDefinition(def, host, transport)
 	if err != nil {
@@ -175,9 +176,6 @@ func NewDefinitionServer(t testing.TB, def Definition, host *faketools.Host, tra
 	t.Cleanup(s.Close)
 	return s
 }
-
-// Host returns the host that runs the server's tool calls.
-func (s *Server) Host() *faketools.Host { return s.host }
 
 // StartHTTP starts serving over transport ("" means [StreamableHTTP]) on
 // 127.0.0.1 with a random port. A server listens at most once.
@@ -349,7 +347,7 @@ func (s *Server) replyFor(ctx context.Context, b []byte) (message, *Reply) {
 		return m, nil
 	}
 	if spec, ok := s.specs[m.Params.Name]; ok {
-		_, _ = s.host.Invoke(ctx, spec, m.Params.Arguments)
+		_, _ = s.host.Invoke(ctx, -1, spec, m.Params.Arguments)
 	}
 	return m, &rep
 }
@@ -388,7 +386,7 @@ func errorMessage(id json.RawMessage, rep Reply) json.RawMessage {
 }
 
 // callTool returns the tools/call handler of spec.
-func (s *Server) callTool(spec faketools.Spec) server.ToolHandlerFunc {
+func (s *Server) callTool(spec wire.Spec) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		args := req.Params.RawArguments
 		if len(args) == 0 && req.Params.Arguments != nil {
@@ -398,7 +396,7 @@ func (s *Server) callTool(spec faketools.Spec) server.ToolHandlerFunc {
 			}
 			args = b
 		}
-		res, err := s.host.Invoke(ctx, spec, args)
+		res, err := s.host.Invoke(ctx, -1, spec, args)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()

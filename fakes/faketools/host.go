@@ -4,31 +4,19 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"sync"
 	"time"
+
+	"github.com/codemodekit/kit/conformance/wire"
 )
 
-// A Call is one call that reached a tool's implementation.
-type Call struct {
-	Tool  string          `json:"tool"`
-	Input json.RawMessage `json:"input"`
-}
-
-// Approval decisions.
-const (
-	Granted = "granted"
-	Denied  = "denied"
-	Held    = "held"
-)
-
-// A Host runs scripted tools and records what it sees. It is safe for
-// concurrent use.
+// A Host runs scripted tools and records what it sees: it is the suite's
+// [wire.ToolHost]. It is safe for concurrent use.
 type Host struct {
 	mu        sync.Mutex
-	overrides map[string]Behavior
+	overrides map[string]wire.Behavior
 	gates     map[string]chan struct{}
-	calls     []Call
+	calls     []wire.Call
 
 	hookBlocks   map[string]string
 	hookRewrites map[string]json.RawMessage
@@ -38,15 +26,17 @@ type Host struct {
 	decisions map[string]chan bool
 }
 
+var _ wire.ToolHost = (*Host)(nil)
+
 // NewHost returns an empty host.
 func NewHost() *Host {
-	return &Host{overrides: map[string]Behavior{}, gates: map[string]chan struct{}{},
+	return &Host{overrides: map[string]wire.Behavior{}, gates: map[string]chan struct{}{},
 		hookBlocks: map[string]string{}, hookRewrites: map[string]json.RawMessage{},
 		approvals: map[string]string{}, decisions: map[string]chan bool{}}
 }
 
 // SetBehavior overrides the behaviour of every tool named name.
-func (h *Host) SetBehavior(name string, b Behavior) {
+func (h *Host) SetBehavior(name string, b wire.Behavior) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.overrides[name] = b
@@ -77,7 +67,7 @@ func (h *Host) Release(name string) {
 	}
 }
 
-func (h *Host) behavior(s Spec) Behavior {
+func (h *Host) behavior(s wire.Spec) wire.Behavior {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if b, ok := h.overrides[s.Name]; ok {
@@ -86,11 +76,12 @@ func (h *Host) behavior(s Spec) Behavior {
 	if s.Behavior != nil {
 		return *s.Behavior
 	}
-	return Behavior{}
+	return wire.Behavior{}
 }
 
-// Invoke runs one call of s with input, as its behaviour says.
-func (h *Host) Invoke(ctx context.Context, s Spec, input json.RawMessage) (Result, error) {
+// Invoke runs one call of s with input, as its behaviour says
+// ([wire.Behavior.Answer]), after its hold and delay.
+func (h *Host) Invoke(ctx context.Context, _ int, s wire.Spec, input json.RawMessage) (wire.Result, error) {
 	if len(bytes.TrimSpace(input)) == 0 {
 		input = json.RawMessage("{}")
 	}
@@ -108,7 +99,7 @@ func (h *Host) Invoke(ctx context.Context, s Spec, input json.RawMessage) (Resul
 		select {
 		case <-gate:
 		case <-ctx.Done():
-			return Result{}, ctx.Err()
+			return wire.Result{}, ctx.Err()
 		}
 	}
 	if b.DelayMs > 0 {
@@ -117,42 +108,20 @@ func (h *Host) Invoke(ctx context.Context, s Spec, input json.RawMessage) (Resul
 		case <-t.C:
 		case <-ctx.Done():
 			t.Stop()
-			return Result{}, ctx.Err()
+			return wire.Result{}, ctx.Err()
 		}
 	}
 	h.mu.Lock()
-	h.calls = append(h.calls, Call{Tool: s.Name, Input: append(json.RawMessage(nil), input...)})
+	h.calls = append(h.calls, wire.Call{Tool: s.Name, Input: append(json.RawMessage(nil), input...)})
 	h.mu.Unlock()
-	switch {
-	case b.Fails != nil:
-		return Result{}, errors.New(*b.Fails)
-	case b.Text != nil:
-		return Result{Content: []Block{{Type: "text", Text: *b.Text}}}, nil
-	case b.Echo:
-		return detailsResult(input), nil
-	case len(b.Returns) > 0:
-		return detailsResult(b.Returns), nil
-	default:
-		d, _ := json.Marshal(map[string]any{"tool": s.Name, "input": json.RawMessage(input)})
-		return detailsResult(d), nil
-	}
-}
-
-func detailsResult(v json.RawMessage) Result {
-	var buf bytes.Buffer
-	if err := json.Compact(&buf, v); err != nil {
-		buf.Reset()
-		buf.Write(v)
-	}
-	d := append(json.RawMessage(nil), buf.Bytes()...)
-	return Result{Content: []Block{{Type: "text", Text: buf.String()}}, Details: d}
+	return b.Answer(s.Name, input)
 }
 
 // Calls returns the calls that reached tool name, in order.
-func (h *Host) Calls(name string) []Call {
+func (h *Host) Calls(name string) []wire.Call {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	var out []Call
+	var out []wire.Call
 	for _, c := range h.calls {
 		if c.Tool == name {
 			out = append(out, c)
@@ -175,16 +144,9 @@ func (h *Host) RewriteHook(name string, params json.RawMessage) {
 	h.hookRewrites[name] = params
 }
 
-// A Decision is the hook's answer.
-type Decision struct {
-	Block  bool            `json:"block,omitempty"`
-	Reason string          `json:"reason,omitempty"`
-	Params json.RawMessage `json:"params,omitempty"`
-}
-
 // BeforeToolCall records a hook event (any JSON object with a toolName
 // member) and returns the scripted decision.
-func (h *Host) BeforeToolCall(event json.RawMessage) Decision {
+func (h *Host) BeforeToolCall(_ context.Context, event json.RawMessage) (wire.Decision, error) {
 	var ev struct {
 		ToolName string `json:"toolName"`
 	}
@@ -193,12 +155,12 @@ func (h *Host) BeforeToolCall(event json.RawMessage) Decision {
 	defer h.mu.Unlock()
 	h.hookEvents = append(h.hookEvents, append(json.RawMessage(nil), event...))
 	if reason, ok := h.hookBlocks[ev.ToolName]; ok {
-		return Decision{Block: true, Reason: reason}
+		return wire.Decision{Block: true, Reason: reason}, nil
 	}
 	if p, ok := h.hookRewrites[ev.ToolName]; ok {
-		return Decision{Params: p}
+		return wire.Decision{Params: p}, nil
 	}
-	return Decision{}
+	return wire.Decision{}, nil
 }
 
 // HookEvents returns every recorded hook event.
@@ -208,13 +170,13 @@ func (h *Host) HookEvents() []json.RawMessage {
 	return append([]json.RawMessage(nil), h.hookEvents...)
 }
 
-// SetApproval scripts the decision for calls of tool name: Granted, Denied
-// or Held (decided later by Decide).
+// SetApproval scripts the decision for calls of tool name: wire.Granted, wire.Denied
+// or wire.Held (decided later by Decide).
 func (h *Host) SetApproval(name, decision string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.approvals[name] = decision
-	if decision == Held {
+	if decision == wire.Held {
 		if _, ok := h.decisions[name]; !ok {
 			h.decisions[name] = make(chan bool, 1)
 		}
@@ -226,9 +188,9 @@ func (h *Host) Decide(name string, granted bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if granted {
-		h.approvals[name] = Granted
+		h.approvals[name] = wire.Granted
 	} else {
-		h.approvals[name] = Denied
+		h.approvals[name] = wire.Denied
 	}
 	if ch, ok := h.decisions[name]; ok {
 		close(ch)
@@ -245,9 +207,9 @@ func (h *Host) Approve(ctx context.Context, name string) (bool, error) {
 		ch := h.decisions[name]
 		h.mu.Unlock()
 		switch d {
-		case Granted:
+		case wire.Granted:
 			return true, nil
-		case Held:
+		case wire.Held:
 			select {
 			case <-ch:
 				continue

@@ -1,4 +1,4 @@
-package faketools
+package faketools_test
 
 import (
 	"context"
@@ -12,25 +12,26 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/codemodekit/kit/conformance/wire"
+	"github.com/codemodekit/kit/fakes/faketools"
 )
 
-// turnHost is the reference harness's TurnHost, which HTTPClient must
-// satisfy (fakes cannot import reference).
-type turnHost interface {
-	Invoke(ctx context.Context, i int, s Spec, input json.RawMessage) (Result, error)
-	BeforeToolCall(ctx context.Context, event json.RawMessage) (Decision, error)
-	Approve(ctx context.Context, tool string) (bool, error)
-}
-
-var _ turnHost = (*HTTPClient)(nil)
+var (
+	_ wire.ToolHost = (*faketools.Host)(nil)
+	_ wire.ToolHost = (*wire.HTTPClient)(nil)
+)
 
 func strp(s string) *string { return &s }
 
-func startHTTP(t *testing.T, h *Host, specs []Spec) (*HTTPHost, *HTTPClient) {
+func startHTTP(t *testing.T, h *faketools.Host, specs []wire.Spec) (*wire.HTTPHost, *wire.HTTPClient) {
 	t.Helper()
-	s := NewHTTPHost(h, specs)
+	s, err := wire.NewHTTPHost(h, specs)
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(s.Close)
-	c := NewHTTPClient(s.URL() + "/")
+	c := wire.NewHTTPClient(s.URL() + "/")
 	t.Cleanup(c.Close)
 	return s, c
 }
@@ -43,12 +44,12 @@ func testContext(t *testing.T) context.Context {
 }
 
 // waitActive waits until n handlers are running on s.
-func waitActive(t *testing.T, s *HTTPHost, n int64) {
+func waitActive(t *testing.T, s *wire.HTTPHost, n int64) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
-	for s.active.Load() != n {
+	for int64(s.Pending()) != n {
 		if time.Now().After(deadline) {
-			t.Fatalf("%d handlers running, want %d", s.active.Load(), n)
+			t.Fatalf("%d handlers running, want %d", int64(s.Pending()), n)
 		}
 		time.Sleep(time.Millisecond)
 	}
@@ -67,34 +68,34 @@ func errText(err error) string {
 func TestHTTPRoundTrip(t *testing.T) {
 	tests := []struct {
 		name     string
-		behavior *Behavior
-		override *Behavior // SetBehavior on both hosts
+		behavior *wire.Behavior
+		override *wire.Behavior // SetBehavior on both hosts
 		input    string
 	}{
 		{name: "default", input: `{"a":1}`},
 		{name: "default empty input", input: ``},
-		{name: "returns", behavior: &Behavior{Returns: json.RawMessage(`{"items": [1, 2, 3]}`)}, input: `{}`},
-		{name: "text", behavior: &Behavior{Text: strp("plain text")}, input: `{}`},
-		{name: "echo", behavior: &Behavior{Echo: true}, input: `{"nested":{"x":[true,null,"ü"]}}`},
-		{name: "fails", behavior: &Behavior{Fails: strp("disk full: quota exceeded")}, input: `{}`},
-		{name: "delay", behavior: &Behavior{DelayMs: 20, Text: strp("late")}, input: `{}`},
-		{name: "override", behavior: &Behavior{Text: strp("spec")}, override: &Behavior{Fails: strp("overridden")}, input: `{}`},
+		{name: "returns", behavior: &wire.Behavior{Returns: json.RawMessage(`{"items": [1, 2, 3]}`)}, input: `{}`},
+		{name: "text", behavior: &wire.Behavior{Text: strp("plain text")}, input: `{}`},
+		{name: "echo", behavior: &wire.Behavior{Echo: true}, input: `{"nested":{"x":[true,null,"ü"]}}`},
+		{name: "fails", behavior: &wire.Behavior{Fails: strp("disk full: quota exceeded")}, input: `{}`},
+		{name: "delay", behavior: &wire.Behavior{DelayMs: 20, Text: strp("late")}, input: `{}`},
+		{name: "override", behavior: &wire.Behavior{Text: strp("spec")}, override: &wire.Behavior{Fails: strp("overridden")}, input: `{}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			spec := Spec{Name: "tool_" + strings.ReplaceAll(tt.name, " ", "_"), Behavior: tt.behavior}
-			local, remote := NewHost(), NewHost()
+			spec := wire.Spec{Name: "tool_" + strings.ReplaceAll(tt.name, " ", "_"), Behavior: tt.behavior}
+			local, remote := faketools.NewHost(), faketools.NewHost()
 			if tt.override != nil {
 				local.SetBehavior(spec.Name, *tt.override)
 				remote.SetBehavior(spec.Name, *tt.override)
 			}
-			_, c := startHTTP(t, remote, []Spec{{Name: "other"}, spec})
+			_, c := startHTTP(t, remote, []wire.Spec{{Name: "other"}, spec})
 			ctx := testContext(t)
 			var input json.RawMessage
 			if tt.input != "" {
 				input = json.RawMessage(tt.input)
 			}
-			want, wantErr := local.Invoke(ctx, spec, input)
+			want, wantErr := local.Invoke(ctx, 1, spec, input)
 			got, gotErr := c.Invoke(ctx, 1, spec, input)
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("Invoke result mismatch, in process (-want) and through HTTP (+got):\n%s", diff)
@@ -113,9 +114,9 @@ func TestHTTPRoundTrip(t *testing.T) {
 }
 
 func TestHTTPLookup(t *testing.T) {
-	a := Spec{Name: "a", Behavior: &Behavior{Text: strp("from a")}}
-	b := Spec{Name: "b", Behavior: &Behavior{Text: strp("from b")}}
-	b2 := Spec{Name: "b", Behavior: &Behavior{Text: strp("from second b")}}
+	a := wire.Spec{Name: "a", Behavior: &wire.Behavior{Text: strp("from a")}}
+	b := wire.Spec{Name: "b", Behavior: &wire.Behavior{Text: strp("from b")}}
+	b2 := wire.Spec{Name: "b", Behavior: &wire.Behavior{Text: strp("from second b")}}
 	tests := []struct {
 		name     string
 		index    int
@@ -127,19 +128,19 @@ func TestHTTPLookup(t *testing.T) {
 		{"first by name when the index is wrong", 0, "b", "from b", ""},
 		{"by name when the index is out of range", 7, "a", "from a", ""},
 		{"negative index", -1, "a", "from a", ""},
-		{"unknown", 0, "zzz", "", CodeUnknownTool},
+		{"unknown", 0, "zzz", "", wire.CodeUnknownTool},
 	}
-	h := NewHost()
-	_, c := startHTTP(t, h, []Spec{a, b, b2})
+	h := faketools.NewHost()
+	_, c := startHTTP(t, h, []wire.Spec{a, b, b2})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res, err := c.Invoke(testContext(t), tt.index, Spec{Name: tt.tool}, nil)
-			var re *RemoteError
+			res, err := c.Invoke(testContext(t), tt.index, wire.Spec{Name: tt.tool}, nil)
+			var re *wire.RemoteError
 			code := ""
 			if errors.As(err, &re) {
 				code = re.Code
 			} else if err != nil {
-				t.Fatalf("Invoke error %v is not a RemoteError", err)
+				t.Fatalf("Invoke error %v is not a wire.RemoteError", err)
 			}
 			text := ""
 			if len(res.Content) == 1 {
@@ -156,31 +157,31 @@ func TestHTTPLookup(t *testing.T) {
 }
 
 func TestHTTPUnknownToolStatus(t *testing.T) {
-	s, _ := startHTTP(t, NewHost(), nil)
+	s, _ := startHTTP(t, faketools.NewHost(), nil)
 	resp, err := http.Post(s.URL()+"/invoke", "application/json", strings.NewReader(`{"index":0,"name":"nope","input":{}}`))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
 	var body struct {
-		Error RemoteError `json:"error"`
+		Error wire.RemoteError `json:"error"`
 	}
 	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil {
 		t.Fatal(err)
 	}
-	if resp.StatusCode != http.StatusNotFound || body.Error.Code != CodeUnknownTool {
-		t.Errorf("unknown tool: HTTP %d code %q, want 404 %q", resp.StatusCode, body.Error.Code, CodeUnknownTool)
+	if resp.StatusCode != http.StatusNotFound || body.Error.Code != wire.CodeUnknownTool {
+		t.Errorf("unknown tool: HTTP %d code %q, want 404 %q", resp.StatusCode, body.Error.Code, wire.CodeUnknownTool)
 	}
 }
 
 func TestHTTPSetSpecs(t *testing.T) {
-	s, c := startHTTP(t, NewHost(), []Spec{{Name: "a"}})
+	s, c := startHTTP(t, faketools.NewHost(), []wire.Spec{{Name: "a"}})
 	ctx := testContext(t)
-	late := Spec{Name: "late", Behavior: &Behavior{Text: strp("added")}}
+	late := wire.Spec{Name: "late", Behavior: &wire.Behavior{Text: strp("added")}}
 	if _, err := c.Invoke(ctx, 1, late, nil); err == nil {
 		t.Fatal("Invoke of a tool not yet added: got nil error")
 	}
-	s.SetSpecs([]Spec{{Name: "a"}, late})
+	s.SetSpecs([]wire.Spec{{Name: "a"}, late})
 	res, err := c.Invoke(ctx, 1, late, nil)
 	if err != nil || len(res.Content) != 1 || res.Content[0].Text != "added" {
 		t.Errorf("Invoke after SetSpecs = %+v, %v, want the added tool's text", res, err)
@@ -190,14 +191,14 @@ func TestHTTPSetSpecs(t *testing.T) {
 func TestHTTPHoldRelease(t *testing.T) {
 	for _, how := range []string{"Host.Hold", "hold behaviour"} {
 		t.Run(how, func(t *testing.T) {
-			h := NewHost()
-			spec := Spec{Name: "slow", Behavior: &Behavior{Text: strp("released")}}
+			h := faketools.NewHost()
+			spec := wire.Spec{Name: "slow", Behavior: &wire.Behavior{Text: strp("released")}}
 			if how == "Host.Hold" {
 				h.Hold("slow")
 			} else {
 				spec.Behavior.Hold = true
 			}
-			s, c := startHTTP(t, h, []Spec{spec})
+			s, c := startHTTP(t, h, []wire.Spec{spec})
 			ctx := testContext(t)
 			done := make(chan error, 1)
 			go func() {
@@ -228,10 +229,10 @@ func TestHTTPHoldRelease(t *testing.T) {
 }
 
 func TestHTTPCancel(t *testing.T) {
-	h := NewHost()
+	h := faketools.NewHost()
 	h.Hold("slow")
-	spec := Spec{Name: "slow"}
-	s, c := startHTTP(t, h, []Spec{spec})
+	spec := wire.Spec{Name: "slow"}
+	s, c := startHTTP(t, h, []wire.Spec{spec})
 	ctx, cancel := context.WithCancel(testContext(t))
 	done := make(chan error, 1)
 	go func() {
@@ -253,25 +254,28 @@ func TestHTTPCancel(t *testing.T) {
 
 	// A deadline works the same way.
 	h.Hold("slow2")
-	s.SetSpecs([]Spec{{Name: "slow2"}})
+	s.SetSpecs([]wire.Spec{{Name: "slow2"}})
 	dctx, dcancel := context.WithTimeout(testContext(t), 30*time.Millisecond)
 	defer dcancel()
-	if _, err := c.Invoke(dctx, 0, Spec{Name: "slow2"}, nil); !errors.Is(err, context.DeadlineExceeded) {
+	if _, err := c.Invoke(dctx, 0, wire.Spec{Name: "slow2"}, nil); !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("Invoke past its deadline = %v, want context.DeadlineExceeded", err)
 	}
 	waitActive(t, s, 0)
 }
 
 func TestHTTPCloseEndsHeldCalls(t *testing.T) {
-	h := NewHost()
+	h := faketools.NewHost()
 	h.Hold("slow")
-	h.SetApproval("slow", Held)
-	s := NewHTTPHost(h, []Spec{{Name: "slow"}})
-	c := NewHTTPClient(s.URL())
+	h.SetApproval("slow", wire.Held)
+	s, err := wire.NewHTTPHost(h, []wire.Spec{{Name: "slow"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := wire.NewHTTPClient(s.URL())
 	defer c.Close()
 	ctx := testContext(t)
 	errs := make(chan error, 2)
-	go func() { _, err := c.Invoke(ctx, 0, Spec{Name: "slow"}, nil); errs <- err }()
+	go func() { _, err := c.Invoke(ctx, 0, wire.Spec{Name: "slow"}, nil); errs <- err }()
 	go func() { _, err := c.Approve(ctx, "slow"); errs <- err }()
 	waitActive(t, s, 2)
 	closed := make(chan struct{})
@@ -294,11 +298,11 @@ func TestHTTPApprove(t *testing.T) {
 		decision string
 		want     bool
 	}{
-		{"granted", Granted, true},
-		{"denied", Denied, false},
+		{"granted", wire.Granted, true},
+		{"denied", wire.Denied, false},
 		{"unscripted", "", false},
 	}
-	h := NewHost()
+	h := faketools.NewHost()
 	_, c := startHTTP(t, h, nil)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -314,7 +318,7 @@ func TestHTTPApprove(t *testing.T) {
 	t.Run("held then decided", func(t *testing.T) {
 		for _, granted := range []bool{true, false} {
 			name := fmt.Sprintf("held_%v", granted)
-			h.SetApproval(name, Held)
+			h.SetApproval(name, wire.Held)
 			done := make(chan bool, 1)
 			go func() {
 				ok, err := c.Approve(testContext(t), name)
@@ -335,7 +339,7 @@ func TestHTTPApprove(t *testing.T) {
 		}
 	})
 	t.Run("held then cancelled", func(t *testing.T) {
-		h.SetApproval("never", Held)
+		h.SetApproval("never", wire.Held)
 		ctx, cancel := context.WithTimeout(testContext(t), 30*time.Millisecond)
 		defer cancel()
 		if _, err := c.Approve(ctx, "never"); !errors.Is(err, context.DeadlineExceeded) {
@@ -345,17 +349,17 @@ func TestHTTPApprove(t *testing.T) {
 }
 
 func TestHTTPHook(t *testing.T) {
-	h := NewHost()
+	h := faketools.NewHost()
 	h.BlockHook("rm", "not allowed")
 	h.RewriteHook("search", json.RawMessage(`{"q":"rewritten"}`))
 	_, c := startHTTP(t, h, nil)
 	tests := []struct {
 		event string
-		want  Decision
+		want  wire.Decision
 	}{
-		{`{"toolName":"rm","params":{"path":"/"}}`, Decision{Block: true, Reason: "not allowed"}},
-		{`{"toolName":"search","params":{"q":"x"}}`, Decision{Params: json.RawMessage(`{"q":"rewritten"}`)}},
-		{`{"toolName":"read","params":{}}`, Decision{}},
+		{`{"toolName":"rm","params":{"path":"/"}}`, wire.Decision{Block: true, Reason: "not allowed"}},
+		{`{"toolName":"search","params":{"q":"x"}}`, wire.Decision{Params: json.RawMessage(`{"q":"rewritten"}`)}},
+		{`{"toolName":"read","params":{}}`, wire.Decision{}},
 	}
 	var sent []json.RawMessage
 	for _, tt := range tests {
@@ -377,11 +381,14 @@ func TestHTTPHook(t *testing.T) {
 }
 
 func TestHTTPUnreachable(t *testing.T) {
-	s := NewHTTPHost(NewHost(), nil)
+	s, err := wire.NewHTTPHost(faketools.NewHost(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	url := s.URL()
 	s.Close()
-	c := NewHTTPClient(url)
-	if _, err := c.Invoke(testContext(t), 0, Spec{Name: "a"}, nil); err == nil || !strings.HasPrefix(err.Error(), "faketools: /invoke:") {
+	c := wire.NewHTTPClient(url)
+	if _, err := c.Invoke(testContext(t), 0, wire.Spec{Name: "a"}, nil); err == nil || !strings.HasPrefix(err.Error(), "wire: /invoke:") {
 		t.Errorf("Invoke on a closed host = %v, want a faketools: /invoke: error", err)
 	}
 }
@@ -390,10 +397,10 @@ func TestHTTPUnreachable(t *testing.T) {
 // Run it with -race.
 func TestHTTPHammer(t *testing.T) {
 	const workers, rounds = 16, 10
-	h := NewHost()
-	h.SetApproval("echo", Granted)
+	h := faketools.NewHost()
+	h.SetApproval("echo", wire.Granted)
 	h.Hold("gate")
-	specs := []Spec{{Name: "echo", Behavior: &Behavior{Echo: true}}, {Name: "gate", Behavior: &Behavior{Text: strp("open")}}}
+	specs := []wire.Spec{{Name: "echo", Behavior: &wire.Behavior{Echo: true}}, {Name: "gate", Behavior: &wire.Behavior{Text: strp("open")}}}
 	s, c := startHTTP(t, h, specs)
 	ctx := testContext(t)
 	var wg sync.WaitGroup

@@ -13,16 +13,13 @@ import (
 
 	"github.com/codemodekit/kit/conformance"
 	"github.com/codemodekit/kit/conformance/driver"
-	"github.com/codemodekit/kit/conformance/driver/protocol"
+	"github.com/codemodekit/kit/conformance/wire/protocol"
 	codemode "github.com/codemodekit/kit/reference"
-	"github.com/codemodekit/kit/reference/codemodetest/harness"
+	"github.com/codemodekit/kit/reference/internal/harness"
 )
 
 // Name is the target's name; its baseline is conformance/baselines/reference.txt.
 const Name = harness.Name
-
-// Profiles are the conformance profiles the reference claims.
-var Profiles = harness.Profiles
 
 // NewTarget returns a fresh in-process target.
 func NewTarget() (conformance.Target, error) { return &target{}, nil }
@@ -146,7 +143,7 @@ func (t *target) StartTurn(ctx context.Context, spec conformance.TurnSpec) (conf
 	p := &protocol.TurnStartParams{AgentID: spec.AgentID, SessionID: spec.SessionID, SessionKey: spec.SessionKey,
 		RunID: spec.RunID, DisableTools: spec.DisableTools, NoTools: spec.NoTools,
 		Config: t.setup.Config, Tools: t.setup.Tools}
-	tu, err := t.sys.StartTurn(ctx, p, harness.LocalHost{Host: t.setup.Host})
+	tu, err := t.sys.StartTurn(ctx, p, t.setup.Host)
 	if errors.Is(err, codemode.ErrSurface) {
 		return nil, &conformance.TurnFailure{Message: err.Error()}
 	}

@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/codemodekit/kit/conformance"
+	"github.com/codemodekit/kit/conformance/wire"
 	"github.com/codemodekit/kit/fakes/fakemodel"
-	"github.com/codemodekit/kit/fakes/faketools"
 )
 
 // A Conversation is one turn's conversation with the fake model.
@@ -154,7 +154,7 @@ func Call(ctx context.Context, bc conformance.BatchCaller, id, name string, args
 // SplitClientTools splits a setup's tools into those the implementation
 // serves and the client tools a turn's request carries, each in setup
 // order.
-func SplitClientTools(specs []faketools.Spec) (server, client []faketools.Spec) {
+func SplitClientTools(specs []wire.Spec) (server, client []wire.Spec) {
 	for _, s := range specs {
 		if s.Source == "client" {
 			client = append(client, s)

@@ -7,8 +7,8 @@ import (
 	"os"
 	"strings"
 
-	"github.com/codemodekit/kit/conformance/driver/protocol"
-	"github.com/codemodekit/kit/fakes/faketools"
+	"github.com/codemodekit/kit/conformance/wire"
+	"github.com/codemodekit/kit/conformance/wire/protocol"
 )
 
 // A gatewayConfig is the gateway's configuration file: the OpenClaw-style
@@ -42,7 +42,7 @@ type gatewayConfig struct {
 		Model      string               `json:"model"`
 		Stream     *bool                `json:"stream"`
 		ToolHost   string               `json:"toolHost"`
-		Tools      []faketools.Spec     `json:"tools"`
+		Tools      []wire.Spec          `json:"tools"`
 		Namespaces []protocol.Namespace `json:"namespaces"`
 		RolledBack []string             `json:"rolledBack"`
 		Runtime    string               `json:"runtime"`

@@ -11,10 +11,10 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/codemodekit/kit/conformance/driver/protocol"
-	"github.com/codemodekit/kit/fakes/faketools"
+	"github.com/codemodekit/kit/conformance/wire"
+	"github.com/codemodekit/kit/conformance/wire/protocol"
 	codemode "github.com/codemodekit/kit/reference"
-	"github.com/codemodekit/kit/reference/codemodetest/harness"
+	"github.com/codemodekit/kit/reference/internal/harness"
 )
 
 // maxSteps bounds the model requests of one turn.
@@ -109,7 +109,7 @@ type turnRequest struct {
 	DisableTools bool
 	NoTools      bool
 	Input        []item
-	ClientTools  []faketools.Spec
+	ClientTools  []wire.Spec
 }
 
 // A turnFailure is a turn that failed before any model request.
@@ -131,7 +131,7 @@ func (g *gateway) runTurn(ctx context.Context, req turnRequest) (string, error) 
 	prov := &provider{baseURL: pc.BaseURL, api: pc.API, apiKey: pc.APIKey, headers: pc.Headers, model: model,
 		stream: cfg.stream(), client: g.client, debug: g.log}
 	tools := append(slices.Clone(cfg.Kit.Tools), req.ClientTools...)
-	host := faketools.NewHTTPClient(cfg.Kit.ToolHost)
+	host := wire.NewHTTPClient(cfg.Kit.ToolHost)
 	defer host.Close()
 	params := &protocol.TurnStartParams{TurnID: req.TurnID, AgentID: req.AgentID, SessionID: req.SessionID,
 		SessionKey: req.SessionKey, RunID: req.RunID, DisableTools: req.DisableTools, NoTools: req.NoTools,

@@ -17,6 +17,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/codemodekit/kit/conformance/wire"
 	"github.com/codemodekit/kit/fakes/fakemodel"
 	"github.com/codemodekit/kit/fakes/faketools"
 )
@@ -53,8 +54,11 @@ func startGatewayWith(t testing.TB, o gatewayOptions) *testGateway {
 	t.Cleanup(model.Close)
 	host := faketools.NewHost()
 	text := "file body"
-	specs := []faketools.Spec{{Name: "read", Description: "Read a file.", Owner: "core", Behavior: &faketools.Behavior{Text: &text}}}
-	hh := faketools.NewHTTPHost(host, specs)
+	specs := []wire.Spec{{Name: "read", Description: "Read a file.", Owner: "core", Behavior: &wire.Behavior{Text: &text}}}
+	hh, err := wire.NewHTTPHost(host, specs)
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(hh.Close)
 	for i := range specs {
 		specs[i].Behavior = nil

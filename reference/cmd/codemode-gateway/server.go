@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/codemodekit/kit/fakes/faketools"
+	"github.com/codemodekit/kit/conformance/wire"
 )
 
 // maxRequestBytes bounds a client request.
@@ -65,7 +65,7 @@ type responsesRequest struct {
 		Name        string          `json:"name"`
 		Description string          `json:"description"`
 		Parameters  json.RawMessage `json:"parameters"`
-		Spec        *faketools.Spec `json:"x_codemodekit"`
+		Spec        *wire.Spec      `json:"x_codemodekit"`
 	} `json:"tools"`
 }
 
@@ -102,7 +102,7 @@ func (g *gateway) parseTurnRequest(r *http.Request) (turnRequest, bool, error) {
 		if t.Type != "function" {
 			return turnRequest{}, false, fmt.Errorf("tools: type %q: only function tools are client tools", t.Type)
 		}
-		spec := faketools.Spec{Name: t.Name, Description: t.Description, Parameters: t.Parameters}
+		spec := wire.Spec{Name: t.Name, Description: t.Description, Parameters: t.Parameters}
 		if t.Spec != nil {
 			spec = *t.Spec
 			spec.Behavior = nil

@@ -8,7 +8,7 @@ import (
 	"io"
 
 	codemode "github.com/codemodekit/kit/reference"
-	"github.com/codemodekit/kit/reference/codemodetest/harness"
+	"github.com/codemodekit/kit/reference/internal/harness"
 )
 
 const serveDriverUsage = `codemode serve-driver [--isolation process|in-process]`

@@ -8,9 +8,9 @@ import (
 	"io"
 	"os"
 
-	"github.com/codemodekit/kit/fakes/faketools"
+	"github.com/codemodekit/kit/conformance/wire"
 	codemode "github.com/codemodekit/kit/reference"
-	"github.com/codemodekit/kit/reference/codemodetest/harness"
+	"github.com/codemodekit/kit/reference/internal/harness"
 )
 
 // defaultConfig enables code mode with every default.
@@ -34,7 +34,7 @@ func (f *setupFlags) register(fs *flag.FlagSet) {
 
 // A setup is what the flags describe: the catalog's tools and the config.
 type setup struct {
-	specs     []faketools.Spec
+	specs     []wire.Spec
 	config    json.RawMessage
 	agent     string
 	isolation codemode.Isolation
@@ -51,7 +51,7 @@ func (f *setupFlags) load() (setup, error) {
 	if err != nil {
 		return setup{}, fmt.Errorf("read catalog: %w", err)
 	}
-	cat, err := faketools.ParseCatalog(b)
+	cat, err := wire.ParseCatalog(b)
 	if err != nil {
 		return setup{}, fmt.Errorf("%s: %w", f.catalog, err)
 	}
@@ -73,21 +73,16 @@ func (f *setupFlags) load() (setup, error) {
 type session struct {
 	rt   *codemode.Runtime
 	turn *codemode.Turn
-	host *faketools.Host
-	held []string // tools whose behaviour holds calls
+	host *scriptedHost
 }
 
 // start creates the runtime and starts the agent run. Debug lines go to log.
 func (s setup) start(ctx context.Context, log io.Writer) (*session, error) {
 	rt := codemode.New(ctx, codemode.Options{Log: log, Isolation: s.isolation})
-	host := faketools.NewHost()
+	host := newScriptedHost()
 	tools := make([]codemode.Tool, len(s.specs))
-	var held []string
 	for i, spec := range s.specs {
-		tools[i] = harness.Tool(i, spec, harness.LocalHost{Host: host})
-		if spec.Behavior != nil && spec.Behavior.Hold {
-			held = append(held, spec.Name)
-		}
+		tools[i] = harness.Tool(i, spec, host)
 	}
 	turn, err := rt.StartTurn(ctx, codemode.TurnOptions{
 		Config:     s.config,
@@ -101,15 +96,11 @@ func (s setup) start(ctx context.Context, log io.Writer) (*session, error) {
 		rt.Close()
 		return nil, fmt.Errorf("start agent run: %w", err)
 	}
-	return &session{rt: rt, turn: turn, host: host, held: held}, nil
+	return &session{rt: rt, turn: turn, host: host}, nil
 }
 
 // release lets every held tool answer, now and from then on.
-func (s *session) release() {
-	for _, name := range s.held {
-		s.host.Release(name)
-	}
-}
+func (s *session) release() { s.host.release() }
 
 func (s *session) Close() {
 	s.turn.End()

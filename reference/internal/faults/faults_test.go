@@ -17,11 +17,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/codemodekit/kit/conformance/wire"
 	"github.com/codemodekit/kit/fakes/fakemcp"
 	"github.com/codemodekit/kit/fakes/faketools"
 	codemode "github.com/codemodekit/kit/reference"
 	"github.com/codemodekit/kit/reference/internal/engine"
-	"github.com/google/go-cmp/cmp"
 )
 
 // Stdio MCP servers are this test binary re-executed (the go-sdk fork-exec
@@ -318,7 +320,7 @@ func caught(tool string) string {
 // calls fail fast, and nothing leaks.
 func TestFault_MCPServerKilledMidCall(t *testing.T) {
 	leaks := startLeakCheck(t)
-	def := fakemcp.Definition{Tools: []faketools.Spec{{Name: "block"}},
+	def := fakemcp.Definition{Tools: []wire.Spec{{Name: "block"}},
 		Replies: map[string]fakemcp.Reply{"block": {Kind: fakemcp.ReplyHang}}}
 	server, dir := stdioServer(t, def, 30000)
 	other := otherVMs(t)
@@ -361,7 +363,7 @@ func TestFault_MCPServerKilledMidCall(t *testing.T) {
 // well before the cell's own deadline, over stdio and streamable HTTP.
 func TestFault_MCPServerHangs(t *testing.T) {
 	leaks := startLeakCheck(t)
-	def := fakemcp.Definition{Tools: []faketools.Spec{{Name: "hang"}},
+	def := fakemcp.Definition{Tools: []wire.Spec{{Name: "hang"}},
 		Replies: map[string]fakemcp.Reply{"hang": {Kind: fakemcp.ReplyHang}}}
 	const timeoutMs = 300
 	stdio, _ := stdioServer(t, def, timeoutMs)

@@ -17,8 +17,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/codemodekit/kit/conformance/wire"
 	"github.com/codemodekit/kit/fakes/fakemcp"
-	"github.com/codemodekit/kit/fakes/faketools"
 )
 
 func str(s string) *string { return &s }
@@ -36,14 +36,14 @@ func compactJSON(t *testing.T, s string) string {
 // docs is the server most tests use.
 var docs = fakemcp.Definition{
 	Name: "docs",
-	Tools: []faketools.Spec{
+	Tools: []wire.Spec{
 		{Name: "search", Title: "Search docs", Description: "Search the documentation.",
 			InputSchema:  json.RawMessage(`{"type": "object", "properties": {"q": {"type": "string"}, "limit": {"type": "integer", "default": 5}}, "required": ["q"]}`),
 			OutputSchema: json.RawMessage(`{"type": "object", "properties": {"hits": {"type": "array"}}}`),
-			Behavior:     &faketools.Behavior{Returns: json.RawMessage(`{"hits": ["a", "b"]}`)}},
-		{Name: "greet", Behavior: &faketools.Behavior{Text: str("hello")}},
-		{Name: "echo", Behavior: &faketools.Behavior{Echo: true}},
-		{Name: "broken", Behavior: &faketools.Behavior{Fails: str("disk full")}},
+			Behavior:     &wire.Behavior{Returns: json.RawMessage(`{"hits": ["a", "b"]}`)}},
+		{Name: "greet", Behavior: &wire.Behavior{Text: str("hello")}},
+		{Name: "echo", Behavior: &wire.Behavior{Echo: true}},
+		{Name: "broken", Behavior: &wire.Behavior{Fails: str("disk full")}},
 	},
 	Resources: []json.RawMessage{json.RawMessage(`{"uri": "memo://one", "name": "one", "mimeType": "text/plain", "text": "first memo"}`)},
 	Prompts: []json.RawMessage{json.RawMessage(
@@ -112,7 +112,7 @@ func TestSession_CallTool(t *testing.T) {
 func TestSession_rawResult(t *testing.T) {
 	result := `{"_meta": {"progressToken": null, "trace": "t-1"}, "content": [{"type": "text", "text": "hi", "annotations": {"priority": 0.50}}],
 		"structuredContent": {"z": 1, "a": [1e3, -0.0, 1.50]}, "isError": true, "vendorExtension": {"nested": ["\u00e9", "\ud83d\ude00"]}, "resultType": "complete"}`
-	def := fakemcp.Definition{Tools: []faketools.Spec{{Name: "odd"}},
+	def := fakemcp.Definition{Tools: []wire.Spec{{Name: "odd"}},
 		Replies: map[string]fakemcp.Reply{"odd": {Kind: fakemcp.ReplyResult, Result: json.RawMessage(result)}}}
 	for _, kind := range kinds {
 		t.Run(kind, func(t *testing.T) {
@@ -166,7 +166,7 @@ func TestSession_resourcesAndPrompts(t *testing.T) {
 func TestSession_pagination(t *testing.T) {
 	def := fakemcp.Definition{PageSize: 2, Resources: []json.RawMessage{}}
 	for _, n := range []string{"e", "d", "c", "b", "a"} {
-		def.Tools = append(def.Tools, faketools.Spec{Name: n})
+		def.Tools = append(def.Tools, wire.Spec{Name: n})
 		def.Resources = append(def.Resources, json.RawMessage(fmt.Sprintf(`{"uri": "memo://%s", "name": %q, "text": ""}`, n, n)))
 	}
 	for _, kind := range kinds {
@@ -226,7 +226,7 @@ func TestSession_failures(t *testing.T) {
 			for _, tt := range tests {
 				t.Run(tt.name, func(t *testing.T) {
 					t.Parallel()
-					def := fakemcp.Definition{Tools: []faketools.Spec{{Name: "bad"}, {Name: "good"}},
+					def := fakemcp.Definition{Tools: []wire.Spec{{Name: "bad"}, {Name: "good"}},
 						Replies: map[string]fakemcp.Reply{"bad": tt.reply}}
 					// Only the hang needs a short call timeout; the others
 					// must not turn into timeouts on a loaded machine.
@@ -372,7 +372,7 @@ func TestSession_concurrentCalls(t *testing.T) {
 }
 
 func TestSession_Close(t *testing.T) {
-	def := fakemcp.Definition{Tools: []faketools.Spec{{Name: "slow"}},
+	def := fakemcp.Definition{Tools: []wire.Spec{{Name: "slow"}},
 		Replies: map[string]fakemcp.Reply{"slow": {Kind: fakemcp.ReplyHang}}}
 	for _, kind := range kinds {
 		t.Run(kind, func(t *testing.T) {
@@ -400,7 +400,7 @@ func TestSession_Close(t *testing.T) {
 }
 
 func TestSession_serverGoesAway(t *testing.T) {
-	def := fakemcp.Definition{Tools: []faketools.Spec{{Name: "slow"}},
+	def := fakemcp.Definition{Tools: []wire.Spec{{Name: "slow"}},
 		Replies: map[string]fakemcp.Reply{"slow": {Kind: fakemcp.ReplyHang}}}
 	for _, kind := range []string{streamable, sse} {
 		t.Run(kind, func(t *testing.T) {
@@ -430,7 +430,7 @@ func TestSession_serverGoesAway(t *testing.T) {
 }
 
 func TestSession_callerCancel(t *testing.T) {
-	def := fakemcp.Definition{Tools: []faketools.Spec{{Name: "slow"}},
+	def := fakemcp.Definition{Tools: []wire.Spec{{Name: "slow"}},
 		Replies: map[string]fakemcp.Reply{"slow": {Kind: fakemcp.ReplyHang}}}
 	for _, kind := range kinds {
 		t.Run(kind, func(t *testing.T) {
@@ -453,7 +453,7 @@ func TestSession_callerCancel(t *testing.T) {
 // error message carries header, URL credential or environment values.
 func TestSession_noSecrets(t *testing.T) {
 	const secret = "s3cr3t-value"
-	def := fakemcp.Definition{Tools: []faketools.Spec{{Name: "bad"}},
+	def := fakemcp.Definition{Tools: []wire.Spec{{Name: "bad"}},
 		Replies: map[string]fakemcp.Reply{"bad": {Kind: fakemcp.ReplyGarbage}}}
 
 	srv, err := fakemcp.New(def, nil)

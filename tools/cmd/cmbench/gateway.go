@@ -25,6 +25,7 @@ import (
 	"github.com/codemodekit/kit/conformance"
 	"github.com/codemodekit/kit/conformance/gateway"
 	"github.com/codemodekit/kit/conformance/openclaw"
+	"github.com/codemodekit/kit/conformance/wire"
 	"github.com/codemodekit/kit/fakes/faketools"
 )
 
@@ -201,7 +202,7 @@ func childGateway(n, warmup int, root, bin, install string, stdout, log io.Write
 // turn never calls it).
 func gatewaySetup() *conformance.Setup {
 	return &conformance.Setup{Config: json.RawMessage(`{"tools":{"codeMode":{"enabled":true}}}`), Host: faketools.NewHost(),
-		Tools: []faketools.Spec{{Name: "noop", Description: "Returns at once.", Parameters: json.RawMessage(`{"type":"object","properties":{}}`)}}}
+		Tools: []wire.Spec{{Name: "noop", Description: "Returns at once.", Parameters: json.RawMessage(`{"type":"object","properties":{}}`)}}}
 }
 
 // gatewayTurn runs one turn: the model calls exec with gatewayCode, then

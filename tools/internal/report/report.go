@@ -16,10 +16,11 @@ import (
 	"time"
 
 	"github.com/codemodekit/kit/conformance"
+	"github.com/codemodekit/kit/conformance/wire"
 )
 
 // Profiles are the conformance profiles of SPEC.md Appendix C.
-var Profiles = []string{"core", "typescript", "mcp", "namespaces", "snapshots", "restart-safe", "security", "e2e", "real-mcp"}
+var Profiles = wire.Profiles()
 
 var clauseRE = regexp.MustCompile(`^@CM-\d+\.\d+$`)
 

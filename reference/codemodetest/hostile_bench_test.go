@@ -1,4 +1,4 @@
-package main
+package codemodetest_test
 
 import (
 	"context"
@@ -10,8 +10,11 @@ import (
 	"time"
 
 	"github.com/codemodekit/kit/conformance"
+	"github.com/codemodekit/kit/conformance/wire"
 	"github.com/codemodekit/kit/fakes/faketools"
 	"github.com/codemodekit/kit/fixtures"
+	codemode "github.com/codemodekit/kit/reference"
+	"github.com/codemodekit/kit/reference/internal/harness"
 )
 
 // BenchmarkHostileCorpus runs every program of the hostile corpus
@@ -23,7 +26,7 @@ import (
 // longer than timeoutMs plus one second (SECURITY.md). The guests run in
 // worker processes, the default isolation.
 //
-//	go test -run '^$' -bench HostileCorpus -benchtime 1x ./cmd/codemode
+//	go test -run '^$' -bench HostileCorpus -benchtime 1x ./reference/codemodetest
 func BenchmarkHostileCorpus(b *testing.B) {
 	programs, err := conformance.LoadHostilePrograms()
 	if err != nil {
@@ -73,7 +76,7 @@ func runHostile(b *testing.B, p conformance.HostileProgram) (time.Duration, []ti
 	if err != nil {
 		return 0, nil, nil, err
 	}
-	specs, err := faketools.ParseCatalog(cat)
+	specs, err := wire.ParseCatalog(cat)
 	if err != nil {
 		return 0, nil, nil, err
 	}
@@ -96,20 +99,34 @@ func runHostile(b *testing.B, p conformance.HostileProgram) (time.Duration, []ti
 	if v, ok := cm["timeoutMs"].(float64); ok {
 		timeout = time.Duration(v) * time.Millisecond
 	}
-	s := setup{specs: specs.Tools, config: config, agent: defaultAgent}
 	ctx := context.Background()
-	sess, err := s.start(ctx, nil)
+	host := faketools.NewHost()
+	tools := make([]codemode.Tool, len(specs.Tools))
+	var held []string
+	for i, spec := range specs.Tools {
+		tools[i] = harness.Tool(i, spec, host)
+		if spec.Behavior != nil && spec.Behavior.Hold {
+			held = append(held, spec.Name)
+		}
+	}
+	rt := codemode.New(ctx, codemode.Options{})
+	defer rt.Close()
+	turn, err := rt.StartTurn(ctx, codemode.TurnOptions{Config: config, AgentID: "main", SessionID: "bench",
+		SessionKey: "agent:main:bench", RunID: "bench", Tools: tools})
 	if err != nil {
 		return 0, nil, nil, err
 	}
-	defer sess.Close()
-	input, _ := json.Marshal(execInput{Code: p.Source, Language: p.Language})
+	defer turn.End()
+	input, _ := json.Marshal(struct {
+		Code     string `json:"code"`
+		Language string `json:"language,omitempty"`
+	}{p.Source, p.Language})
 	name, args := "exec", json.RawMessage(input)
 	var durations []time.Duration
 	var codes []string
 	for n := 0; ; n++ {
 		start := time.Now()
-		res, err := sess.turn.Call(ctx, fmt.Sprintf("call_%d", n), name, args)
+		res, err := turn.Call(ctx, fmt.Sprintf("call_%d", n), name, args)
 		durations = append(durations, time.Since(start))
 		if err != nil {
 			return 0, nil, nil, err
@@ -124,7 +141,9 @@ func runHostile(b *testing.B, p conformance.HostileProgram) (time.Duration, []ti
 		if payload.Status != "waiting" || n >= p.Expect.Waits {
 			return timeout, durations, codes, nil
 		}
-		sess.release()
+		for _, n := range held {
+			host.Release(n)
+		}
 		name, args = "wait", json.RawMessage(`{"runId":"`+payload.RunID+`"}`)
 	}
 }

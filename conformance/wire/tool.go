@@ -1,7 +1,9 @@
-package faketools
+package wire
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 )
 
@@ -55,16 +57,16 @@ type Catalog struct {
 func ParseCatalog(b []byte) (Catalog, error) {
 	var c Catalog
 	if err := json.Unmarshal(b, &c); err != nil {
-		return Catalog{}, fmt.Errorf("faketools: catalog: %w", err)
+		return Catalog{}, fmt.Errorf("wire: catalog: %w", err)
 	}
 	for i, t := range c.Tools {
 		if t.Name == "" {
-			return Catalog{}, fmt.Errorf("faketools: catalog: tool %d has no name", i)
+			return Catalog{}, fmt.Errorf("wire: catalog: tool %d has no name", i)
 		}
 		switch t.Source {
 		case "", "core", "plugin", "client", "mcp":
 		default:
-			return Catalog{}, fmt.Errorf("faketools: catalog: tool %q has unknown source %q", t.Name, t.Source)
+			return Catalog{}, fmt.Errorf("wire: catalog: tool %q has unknown source %q", t.Name, t.Source)
 		}
 	}
 	return c, nil
@@ -80,4 +82,38 @@ type Block struct {
 type Result struct {
 	Content []Block         `json:"content"`
 	Details json.RawMessage `json:"details,omitempty"`
+}
+
+// Answer returns what a call of the tool named tool with input answers
+// when its behaviour is b, holds and delays aside (those are the host's):
+// the failure text as an error, the text, the input echoed, the returned
+// document, or by default {"tool": tool, "input": input}. Documents are
+// compacted into the text and kept as details.
+func (b Behavior) Answer(tool string, input json.RawMessage) (Result, error) {
+	if len(bytes.TrimSpace(input)) == 0 {
+		input = json.RawMessage("{}")
+	}
+	switch {
+	case b.Fails != nil:
+		return Result{}, errors.New(*b.Fails)
+	case b.Text != nil:
+		return Result{Content: []Block{{Type: "text", Text: *b.Text}}}, nil
+	case b.Echo:
+		return detailsResult(input), nil
+	case len(b.Returns) > 0:
+		return detailsResult(b.Returns), nil
+	default:
+		d, _ := json.Marshal(map[string]any{"tool": tool, "input": input})
+		return detailsResult(d), nil
+	}
+}
+
+func detailsResult(v json.RawMessage) Result {
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, v); err != nil {
+		buf.Reset()
+		buf.Write(v)
+	}
+	d := append(json.RawMessage(nil), buf.Bytes()...)
+	return Result{Content: []Block{{Type: "text", Text: buf.String()}}, Details: d}
 }

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/codemodekit/kit/fakes/faketools"
+	wire "github.com/codemodekit/kit/conformance/wire"
 )
 
 // An Implementation is the implementation side of the protocol, for
@@ -258,22 +258,22 @@ type Host struct{ c *Conn }
 
 // Invoke runs tool p.ToolIndex of turn p.TurnID as the suite's fake host
 // says. A tool failure is a *ToolError whose Error is the failure text.
-func (h *Host) Invoke(ctx context.Context, p InvokeParams) (faketools.Result, error) {
+func (h *Host) Invoke(ctx context.Context, p InvokeParams) (wire.Result, error) {
 	if len(p.Input) == 0 {
 		p.Input = json.RawMessage("{}")
 	}
-	var res faketools.Result
+	var res wire.Result
 	err := h.c.Call(ctx, MethodInvoke, p, &res)
 	var rpc *RPCError
 	if errors.As(err, &rpc) && rpc.Code == CodeToolFailed {
-		return faketools.Result{}, &ToolError{Message: rpc.Message}
+		return wire.Result{}, &ToolError{Message: rpc.Message}
 	}
 	return res, hostError(ctx, MethodInvoke, err)
 }
 
 // BeforeToolCall runs the before_tool_call hook for p.Event.
-func (h *Host) BeforeToolCall(ctx context.Context, p HookParams) (faketools.Decision, error) {
-	var d faketools.Decision
+func (h *Host) BeforeToolCall(ctx context.Context, p HookParams) (wire.Decision, error) {
+	var d wire.Decision
 	err := h.c.Call(ctx, MethodBeforeToolCall, p, &d)
 	return d, hostError(ctx, MethodBeforeToolCall, err)
 }

@@ -1,4 +1,4 @@
-package faketools
+package wire
 
 import (
 	"bytes"
@@ -52,7 +52,7 @@ func (c *HTTPClient) Invoke(ctx context.Context, i int, s Spec, input json.RawMe
 		return Result{}, out.Error
 	}
 	if out.Result == nil {
-		return Result{}, fmt.Errorf("faketools: /invoke: answer without result")
+		return Result{}, fmt.Errorf("wire: /invoke: answer without result")
 	}
 	return *out.Result, nil
 }
@@ -89,11 +89,11 @@ func (c *HTTPClient) Approve(ctx context.Context, tool string) (bool, error) {
 func (c *HTTPClient) post(ctx context.Context, path string, in, out any) error {
 	b, err := json.Marshal(in)
 	if err != nil {
-		return fmt.Errorf("faketools: %s: %w", path, err)
+		return fmt.Errorf("wire: %s: %w", path, err)
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+path, bytes.NewReader(b))
 	if err != nil {
-		return fmt.Errorf("faketools: %s: %w", path, err)
+		return fmt.Errorf("wire: %s: %w", path, err)
 	}
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := c.hc.Do(req)
@@ -101,7 +101,7 @@ func (c *HTTPClient) post(ctx context.Context, path string, in, out any) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		return fmt.Errorf("faketools: %s: %w", path, err)
+		return fmt.Errorf("wire: %s: %w", path, err)
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(resp.Body)
@@ -109,10 +109,10 @@ func (c *HTTPClient) post(ctx context.Context, path string, in, out any) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		return fmt.Errorf("faketools: %s: %w", path, err)
+		return fmt.Errorf("wire: %s: %w", path, err)
 	}
 	if err := json.Unmarshal(body, out); err != nil {
-		return fmt.Errorf("faketools: %s: HTTP %d: %s", path, resp.StatusCode, bytes.TrimSpace(body))
+		return fmt.Errorf("wire: %s: HTTP %d: %s", path, resp.StatusCode, bytes.TrimSpace(body))
 	}
 	return nil
 }

@@ -1,7 +1,7 @@
 // Package harness runs the reference implementation for one conformance
 // scenario, described in the terms of the driver protocol
-// (conformance/driver/protocol), with the suite's fake host behind a
-// [TurnHost]. It is the adaptation both conformance modes share:
+// (conformance/wire/protocol), with the suite's tool host behind a
+// [wire.ToolHost]. It is the adaptation both conformance modes share:
 // codemodetest wraps it as an in-process conformance.Target, and
 // [ServeDriver] serves it over the protocol (codemode serve-driver).
 //
@@ -17,8 +17,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/codemodekit/kit/conformance/driver/protocol"
-	"github.com/codemodekit/kit/fakes/faketools"
+	"github.com/codemodekit/kit/conformance/wire"
+	"github.com/codemodekit/kit/conformance/wire/protocol"
 	codemode "github.com/codemodekit/kit/reference"
 )
 
@@ -45,15 +45,6 @@ type Options struct {
 	StrictPreemption bool
 	// Isolation is codemode.Options.Isolation.
 	Isolation codemode.Isolation
-}
-
-// A TurnHost is what one turn delegates to the suite's fake host: tool
-// behaviour (tool i of the turn's tools), the before_tool_call hook and
-// approval decisions.
-type TurnHost interface {
-	Invoke(ctx context.Context, i int, s faketools.Spec, input json.RawMessage) (faketools.Result, error)
-	BeforeToolCall(ctx context.Context, event json.RawMessage) (faketools.Decision, error)
-	Approve(ctx context.Context, tool string) (bool, error)
 }
 
 // A System is one booted reference runtime.
@@ -156,28 +147,9 @@ func marshalEach[T any](xs []T) ([]json.RawMessage, error) {
 	return out, nil
 }
 
-// LocalHost is the fake host in process: its Host answers tools, the hook
-// and approvals.
-type LocalHost struct{ Host *faketools.Host }
-
-// Invoke implements TurnHost.
-func (l LocalHost) Invoke(ctx context.Context, i int, s faketools.Spec, input json.RawMessage) (faketools.Result, error) {
-	return l.Host.Invoke(ctx, s, input)
-}
-
-// BeforeToolCall implements TurnHost.
-func (l LocalHost) BeforeToolCall(ctx context.Context, event json.RawMessage) (faketools.Decision, error) {
-	return l.Host.BeforeToolCall(event), nil
-}
-
-// Approve implements TurnHost.
-func (l LocalHost) Approve(ctx context.Context, tool string) (bool, error) {
-	return l.Host.Approve(ctx, tool)
-}
-
 // Tool adapts a catalog spec, tool i of a turn, to a codemode.Tool whose
 // calls host answers.
-func Tool(i int, s faketools.Spec, host TurnHost) codemode.Tool {
+func Tool(i int, s wire.Spec, host wire.ToolHost) codemode.Tool {
 	tool := codemode.Tool{
 		Name: s.Name, Label: s.Label, Description: s.Description, Owner: s.Owner, Bundled: s.Bundled,
 		Parameters: s.Schema(), OutputSchema: s.OutputSchema, DirectOnly: s.DirectOnly,
@@ -210,7 +182,7 @@ func Tool(i int, s faketools.Spec, host TurnHost) codemode.Tool {
 // StartTurn starts the agent run p describes, with p's configuration and
 // tools, delegating to host. A run that fails before any model request
 // returns an error wrapping codemode.ErrSurface.
-func (s *System) StartTurn(ctx context.Context, p *protocol.TurnStartParams, host TurnHost) (*Turn, error) {
+func (s *System) StartTurn(ctx context.Context, p *protocol.TurnStartParams, host wire.ToolHost) (*Turn, error) {
 	opts := codemode.TurnOptions{
 		AgentID: p.AgentID, SessionID: p.SessionID, SessionKey: p.SessionKey,
 		RunID: p.RunID, DisableTools: p.DisableTools, Raw: p.NoTools,

@@ -10,16 +10,13 @@ import (
 	"runtime/debug"
 	"sync"
 
-	"github.com/codemodekit/kit/conformance/driver/protocol"
-	"github.com/codemodekit/kit/fakes/faketools"
+	"github.com/codemodekit/kit/conformance/wire"
+	"github.com/codemodekit/kit/conformance/wire/protocol"
 	codemode "github.com/codemodekit/kit/reference"
 )
 
 // Name is the implementation name ServeDriver declares.
 const Name = "reference"
-
-// Profiles are the conformance profiles the reference claims.
-var Profiles = []string{"core", "typescript", "mcp", "namespaces", "snapshots", "restart-safe", "security", "e2e", "real-mcp"}
 
 // Hello is what ServeDriver declares in the handshake: every profile and
 // every optional capability.
@@ -31,7 +28,7 @@ func Hello() protocol.HelloResult {
 	return protocol.HelloResult{
 		ProtocolVersion: protocol.Version,
 		Implementation:  protocol.Info{Name: Name, Version: version},
-		Profiles:        Profiles,
+		Profiles:        wire.Profiles(), // the reference claims every profile
 		Capabilities:    protocol.Capabilities{Restart: true, Transcript: true, SessionEnd: true, Log: true, RegistrationErrors: true},
 	}
 }
@@ -199,12 +196,12 @@ type remoteHost struct {
 	turnID string
 }
 
-func (r remoteHost) Invoke(ctx context.Context, i int, s faketools.Spec, input json.RawMessage) (faketools.Result, error) {
+func (r remoteHost) Invoke(ctx context.Context, i int, s wire.Spec, input json.RawMessage) (wire.Result, error) {
 	return r.h.Invoke(ctx, protocol.InvokeParams{TurnID: r.turnID, ToolIndex: i, Name: s.Name, Input: input})
 }
 
 // BeforeToolCall is not cancelled with ctx: see ServeDriver.
-func (r remoteHost) BeforeToolCall(ctx context.Context, event json.RawMessage) (faketools.Decision, error) {
+func (r remoteHost) BeforeToolCall(ctx context.Context, event json.RawMessage) (wire.Decision, error) {
 	return r.h.BeforeToolCall(context.WithoutCancel(ctx), protocol.HookParams{TurnID: r.turnID, Event: event})
 }
 

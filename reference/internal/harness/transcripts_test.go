@@ -4,8 +4,9 @@ import (
 	"encoding/json"
 	"testing"
 
-	codemode "github.com/codemodekit/kit/reference"
 	"github.com/google/go-cmp/cmp"
+
+	codemode "github.com/codemodekit/kit/reference"
 )
 
 func TestFileTranscripts(t *testing.T) {

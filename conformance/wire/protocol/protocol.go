@@ -3,7 +3,7 @@ package protocol
 import (
 	"encoding/json"
 
-	"github.com/codemodekit/kit/fakes/faketools"
+	wire "github.com/codemodekit/kit/conformance/wire"
 )
 
 // Version is the version of the driver protocol (SPEC.md Appendix D) this package speaks.
@@ -112,13 +112,13 @@ type Namespace struct {
 
 // StartParams are the params of start: the scenario's setup.
 type StartParams struct {
-	Config      json.RawMessage  `json:"config"`
-	Tools       []faketools.Spec `json:"tools"`
-	MCPFixtures []MCPFixture     `json:"mcpFixtures"`
-	Namespaces  []Namespace      `json:"namespaces"`
-	RolledBack  []string         `json:"rolledBack"`
-	Runtime     string           `json:"runtime"`
-	StateDir    string           `json:"stateDir"`
+	Config      json.RawMessage `json:"config"`
+	Tools       []wire.Spec     `json:"tools"`
+	MCPFixtures []MCPFixture    `json:"mcpFixtures"`
+	Namespaces  []Namespace     `json:"namespaces"`
+	RolledBack  []string        `json:"rolledBack"`
+	Runtime     string          `json:"runtime"`
+	StateDir    string          `json:"stateDir"`
 }
 
 // StartResult is the result of start.
@@ -131,15 +131,15 @@ type StartResult struct {
 
 // TurnStartParams are the params of turn/start.
 type TurnStartParams struct {
-	TurnID       string           `json:"turnId"`
-	AgentID      string           `json:"agentId"`
-	SessionID    string           `json:"sessionId"`
-	SessionKey   string           `json:"sessionKey"`
-	RunID        string           `json:"runId"`
-	DisableTools bool             `json:"disableTools"`
-	NoTools      bool             `json:"noTools"`
-	Config       json.RawMessage  `json:"config"`
-	Tools        []faketools.Spec `json:"tools"`
+	TurnID       string          `json:"turnId"`
+	AgentID      string          `json:"agentId"`
+	SessionID    string          `json:"sessionId"`
+	SessionKey   string          `json:"sessionKey"`
+	RunID        string          `json:"runId"`
+	DisableTools bool            `json:"disableTools"`
+	NoTools      bool            `json:"noTools"`
+	Config       json.RawMessage `json:"config"`
+	Tools        []wire.Spec     `json:"tools"`
 }
 
 // A ToolDefinition is one model-visible tool, as the provider receives

@@ -8,10 +8,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/codemodekit/kit/conformance/driver/protocol"
-	"github.com/codemodekit/kit/fakes/faketools"
-	codemode "github.com/codemodekit/kit/reference"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/codemodekit/kit/conformance/wire"
+	"github.com/codemodekit/kit/conformance/wire/protocol"
+	codemode "github.com/codemodekit/kit/reference"
 )
 
 // serve runs ServeDriver and returns the suite's end of it, whose host
@@ -72,14 +73,14 @@ func TestServeDriver_turn(t *testing.T) {
 			var ev struct{ ToolName string }
 			_ = json.Unmarshal(p.Event, &ev)
 			hooked = append(hooked, p.TurnID+" "+ev.ToolName)
-			return faketools.Decision{}, nil
+			return wire.Decision{}, nil
 		case protocol.MethodInvoke:
 			var p protocol.InvokeParams
 			_ = json.Unmarshal(params, &p)
 			if p.TurnID != "t1" || p.ToolIndex != 0 || p.Name != "weather" {
 				return nil, protocol.InvalidParams("unexpected invoke %+v", p)
 			}
-			return faketools.Result{Content: []faketools.Block{{Type: "text", Text: `{"temp":21}`}}, Details: json.RawMessage(`{"temp":21}`)}, nil
+			return wire.Result{Content: []wire.Block{{Type: "text", Text: `{"temp":21}`}}, Details: json.RawMessage(`{"temp":21}`)}, nil
 		}
 		return nil, &protocol.RPCError{Code: protocol.CodeMethodNotFound, Message: method}
 	})
@@ -89,7 +90,7 @@ func TestServeDriver_turn(t *testing.T) {
 		t.Fatalf("start: %v", err)
 	}
 	turn := protocol.TurnStartParams{TurnID: "t1", AgentID: "main", SessionID: "s", SessionKey: "agent:main:main", RunID: "r1",
-		Config: json.RawMessage(`{"tools":{"codeMode":true}}`), Tools: []faketools.Spec{{Name: "weather"}}}
+		Config: json.RawMessage(`{"tools":{"codeMode":true}}`), Tools: []wire.Spec{{Name: "weather"}}}
 	var ts protocol.TurnStartResult
 	if err := suite.Call(ctx, protocol.MethodTurnStart, turn, &ts); err != nil {
 		t.Fatalf("turn/start: %v", err)

@@ -1,4 +1,4 @@
-package faketools
+package wire
 
 import (
 	"context"
@@ -7,12 +7,11 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"sync"
 	"sync/atomic"
 )
 
-// An HTTPHost serves a [Host] over loopback HTTP, so that a target in
+// An HTTPHost serves a [ToolHost] over loopback HTTP, so that a target in
 // another process (a gateway, say) delegates tool behaviour, the
 // before_tool_call hook and approvals to the suite's host through an
 // [HTTPClient]. It is safe for concurrent use.
@@ -29,10 +28,13 @@ import (
 // message. A request's context is the call's: a held call or approval ends
 // when the client gives up, and every pending one ends on Close.
 type HTTPHost struct {
-	h      *Host
-	ts     *httptest.Server
-	cancel context.CancelFunc
-	active atomic.Int64 // handlers running
+	h        ToolHost
+	srv      *http.Server
+	url      string
+	cancel   context.CancelFunc
+	served   chan struct{}  // closed when Serve returns
+	handlers sync.WaitGroup // handlers running
+	active   atomic.Int64   // handlers running
 
 	mu    sync.Mutex
 	specs []Spec
@@ -48,28 +50,42 @@ const (
 
 // NewHTTPHost serves h on 127.0.0.1 with a random port for the tools specs
 // (tool i is specs[i]). Close it when done.
-func NewHTTPHost(h *Host, specs []Spec) *HTTPHost {
+func NewHTTPHost(h ToolHost, specs []Spec) (*HTTPHost, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("wire: tool host: %w", err)
+	}
 	base, cancel := context.WithCancel(context.Background())
-	s := &HTTPHost{h: h, cancel: cancel, specs: append([]Spec(nil), specs...)}
+	s := &HTTPHost{h: h, cancel: cancel, url: "http://" + ln.Addr().String(),
+		served: make(chan struct{}), specs: append([]Spec(nil), specs...)}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /invoke", s.track(s.invoke))
 	mux.HandleFunc("POST /hook", s.track(s.hook))
 	mux.HandleFunc("POST /approve", s.track(s.approve))
-	s.ts = httptest.NewUnstartedServer(mux)
-	s.ts.Config.BaseContext = func(net.Listener) context.Context { return base }
-	s.ts.Start()
-	return s
+	s.srv = &http.Server{Handler: mux, BaseContext: func(net.Listener) context.Context { return base }}
+	go func() {
+		defer close(s.served)
+		_ = s.srv.Serve(ln) // returns http.ErrServerClosed after Close
+	}()
+	return s, nil
 }
 
 // URL returns the base URL, such as http://127.0.0.1:4242.
-func (s *HTTPHost) URL() string { return s.ts.URL }
+func (s *HTTPHost) URL() string { return s.url }
 
 // Close ends every pending call (held calls and approvals see their
-// context cancelled), closes the listener and waits for the handlers.
+// context cancelled), closes the listener and the connections, and waits
+// for the handlers.
 func (s *HTTPHost) Close() {
 	s.cancel()
-	s.ts.Close()
+	_ = s.srv.Close()
+	<-s.served
+	s.handlers.Wait()
 }
+
+// Pending returns the number of requests being answered: held calls and
+// approvals included.
+func (s *HTTPHost) Pending() int { return int(s.active.Load()) }
 
 // SetSpecs replaces the tool list.
 func (s *HTTPHost) SetSpecs(specs []Spec) {
@@ -96,6 +112,8 @@ func (s *HTTPHost) lookup(i int, name string) (Spec, bool) {
 
 func (s *HTTPHost) track(f http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
+		s.handlers.Add(1)
+		defer s.handlers.Done()
 		s.active.Add(1)
 		defer s.active.Add(-1)
 		f(w, r)
@@ -129,16 +147,16 @@ type approveResponse struct {
 func (s *HTTPHost) invoke(w http.ResponseWriter, r *http.Request) {
 	var req invokeRequest
 	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
-		reply(w, http.StatusBadRequest, invokeResponse{Error: &RemoteError{Code: CodeBadRequest, Message: "faketools: invoke: " + err.Error()}})
+		reply(w, http.StatusBadRequest, invokeResponse{Error: &RemoteError{Code: CodeBadRequest, Message: "wire: invoke: " + err.Error()}})
 		return
 	}
 	spec, ok := s.lookup(req.Index, req.Name)
 	if !ok {
 		reply(w, http.StatusNotFound, invokeResponse{Error: &RemoteError{Code: CodeUnknownTool,
-			Message: fmt.Sprintf("faketools: unknown tool %q (index %d)", req.Name, req.Index)}})
+			Message: fmt.Sprintf("wire: unknown tool %q (index %d)", req.Name, req.Index)}})
 		return
 	}
-	res, err := s.h.Invoke(r.Context(), spec, req.Input)
+	res, err := s.h.Invoke(r.Context(), req.Index, spec, req.Input)
 	if err != nil {
 		reply(w, http.StatusOK, invokeResponse{Error: remote(err)})
 		return
@@ -149,20 +167,25 @@ func (s *HTTPHost) invoke(w http.ResponseWriter, r *http.Request) {
 func (s *HTTPHost) hook(w http.ResponseWriter, r *http.Request) {
 	var req hookRequest
 	if err := json.NewDecoder(r.Body).Decode(&req); err != nil || len(req.Event) == 0 || string(req.Event) == "null" {
-		msg := "faketools: hook: want {\"event\": ...}"
+		msg := "wire: hook: want {\"event\": ...}"
 		if err != nil {
-			msg = "faketools: hook: " + err.Error()
+			msg = "wire: hook: " + err.Error()
 		}
 		reply(w, http.StatusBadRequest, map[string]any{"error": RemoteError{Code: CodeBadRequest, Message: msg}})
 		return
 	}
-	reply(w, http.StatusOK, s.h.BeforeToolCall(req.Event))
+	d, err := s.h.BeforeToolCall(r.Context(), req.Event)
+	if err != nil {
+		reply(w, http.StatusOK, map[string]any{"error": remote(err)})
+		return
+	}
+	reply(w, http.StatusOK, d)
 }
 
 func (s *HTTPHost) approve(w http.ResponseWriter, r *http.Request) {
 	var req approveRequest
 	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
-		reply(w, http.StatusBadRequest, approveResponse{Error: &RemoteError{Code: CodeBadRequest, Message: "faketools: approve: " + err.Error()}})
+		reply(w, http.StatusBadRequest, approveResponse{Error: &RemoteError{Code: CodeBadRequest, Message: "wire: approve: " + err.Error()}})
 		return
 	}
 	granted, err := s.h.Approve(r.Context(), req.Tool)

@@ -6,7 +6,7 @@ import (
 	"math/big"
 	"strings"
 
-	"github.com/codemodekit/kit/conformance/driver/protocol"
+	"github.com/codemodekit/kit/conformance/wire/protocol"
 	codemode "github.com/codemodekit/kit/reference"
 )
 

@@ -1,4 +1,4 @@
-package codemode_test
+package codemodetest_test
 
 import (
 	"fmt"
@@ -10,7 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/codemodekit/kit/conformance"
-	wire "github.com/codemodekit/kit/conformance/gateway"
+	"github.com/codemodekit/kit/conformance/gateway"
 	codemode "github.com/codemodekit/kit/reference"
 	"github.com/codemodekit/kit/reference/codemodetest"
 )
@@ -49,10 +49,10 @@ func TestConformance(t *testing.T) {
 	})
 	t.Run("gateway", func(t *testing.T) {
 		bin := filepath.Join(t.TempDir(), "codemode-gateway")
-		if out, err := exec.Command("go", "build", "-o", bin, "./cmd/codemode-gateway").CombinedOutput(); err != nil {
+		if out, err := exec.Command("go", "build", "-o", bin, "github.com/codemodekit/kit/reference/cmd/codemode-gateway").CombinedOutput(); err != nil {
 			t.Fatalf("go build: %v\n%s", err, out)
 		}
-		mk := wire.MakeTarget(wire.Options{Command: []string{bin, "-config", wire.ConfigPlaceholder},
+		mk := gateway.MakeTarget(gateway.Options{Command: []string{bin, "-config", gateway.ConfigPlaceholder},
 			Fixtures: codemodetest.RealMCPFixtures})
 		wired = conformance.TestTarget(t, "reference-gateway", mk, "~@wip")
 	})
