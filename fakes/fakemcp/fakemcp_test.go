@@ -36,7 +36,7 @@ type conn struct {
 
 // dial serves def over kind and connects to it with mcp-go's client
 // transports, performing the initialize handshake. t.Cleanup closes both.
-func dial(t *testing.T, def Definition, host *faketools.Host, kind string) *conn {
+func dial(t *testing.T, def Definition, host wire.ToolHost, kind string) *conn {
 	t.Helper()
 	c := dialNoInit(t, def, host, kind)
 	res, rpcErr, err := c.call(context.Background(), "initialize", map[string]any{
@@ -55,7 +55,7 @@ func dial(t *testing.T, def Definition, host *faketools.Host, kind string) *conn
 	return c
 }
 
-func dialNoInit(t *testing.T, def Definition, host *faketools.Host, kind string) *conn {
+func dialNoInit(t *testing.T, def Definition, host wire.ToolHost, kind string) *conn {
 	t.Helper()
 	var tr transport.Interface
 	var s *Server

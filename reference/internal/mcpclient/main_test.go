@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/codemodekit/kit/conformance/wire"
 	"github.com/codemodekit/kit/fakes/fakemcp"
-	"github.com/codemodekit/kit/fakes/faketools"
 )
 
 // Stdio servers are this test binary re-executed (the go-sdk fork-exec
@@ -49,7 +49,7 @@ var kinds = []string{streamable, sse, stdio}
 // serve serves def over kind and returns the configuration that reaches it.
 // HTTP servers run in process with host; a stdio server runs in a child
 // process, in its own temporary directory, with its own host.
-func serve(t *testing.T, def fakemcp.Definition, host *faketools.Host, kind string, timeoutMs int) ServerConfig {
+func serve(t *testing.T, def fakemcp.Definition, host wire.ToolHost, kind string, timeoutMs int) ServerConfig {
 	t.Helper()
 	switch kind {
 	case stdio:
