@@ -28,9 +28,8 @@ require (
 )
 
 replace (
+	github.com/codemodekit/kit/conformance/wire => ./wire
 	github.com/codemodekit/kit/fakes => ../fakes
 	github.com/codemodekit/kit/features => ../features
 	github.com/codemodekit/kit/fixtures => ../fixtures
 )
-
-replace github.com/codemodekit/kit/conformance/wire => ./wire

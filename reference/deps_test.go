@@ -1,6 +1,7 @@
 package codemode_test
 
 import (
+	"os"
 	"os/exec"
 	"slices"
 	"strings"
@@ -119,4 +120,24 @@ func matchAny(p string, patterns []string) bool {
 		}
 	}
 	return false
+}
+
+// TestRuntimeModuleRequirements checks that the runtime's go.mod requires
+// nothing of the suite or the container tier, so that `go get` of the
+// runtime pulls neither: those live in the reference/codemodetest module.
+func TestRuntimeModuleRequirements(t *testing.T) {
+	b, err := os.ReadFile("go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	banned := []string{"github.com/cucumber/", "github.com/testcontainers/", "github.com/docker/", "github.com/moby/",
+		"github.com/codemodekit/kit/conformance ", "github.com/codemodekit/kit/features", "github.com/codemodekit/kit/reference/codemodetest"}
+	for _, line := range strings.Split(string(b), "\n") {
+		line = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), "require"))
+		for _, p := range banned {
+			if strings.HasPrefix(line+" ", p) {
+				t.Errorf("go.mod names %q, which the runtime does not use", line)
+			}
+		}
+	}
 }

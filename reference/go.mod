@@ -25,11 +25,7 @@ require (
 )
 
 replace (
-	github.com/codemodekit/kit/conformance => ../conformance
+	github.com/codemodekit/kit/conformance/wire => ../conformance/wire
 	github.com/codemodekit/kit/fakes => ../fakes
-	github.com/codemodekit/kit/features => ../features
-	github.com/codemodekit/kit/fixtures => ../fixtures
 	github.com/codemodekit/kit/reference/quickjswasm => ./quickjswasm
 )
-
-replace github.com/codemodekit/kit/conformance/wire => ../conformance/wire

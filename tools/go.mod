@@ -37,13 +37,11 @@ require (
 
 replace (
 	github.com/codemodekit/kit/conformance => ../conformance
+	github.com/codemodekit/kit/conformance/wire => ../conformance/wire
 	github.com/codemodekit/kit/fakes => ../fakes
 	github.com/codemodekit/kit/features => ../features
 	github.com/codemodekit/kit/fixtures => ../fixtures
 	github.com/codemodekit/kit/reference => ../reference
+	github.com/codemodekit/kit/reference/codemodetest => ../reference/codemodetest
 	github.com/codemodekit/kit/reference/quickjswasm => ../reference/quickjswasm
 )
-
-replace github.com/codemodekit/kit/conformance/wire => ../conformance/wire
-
-replace github.com/codemodekit/kit/reference/codemodetest => ../reference/codemodetest
