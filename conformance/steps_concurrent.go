@@ -1,0 +1,166 @@
+package conformance
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/cucumber/godog"
+)
+
+// registerConcurrent binds the steps of concurrent model calls and the
+// checks of their results as a group (STEPS.md, "Model calls" and
+// "Observations").
+func (w *world) registerConcurrent(sc *godog.ScenarioContext) {
+	sc.Step(`^the model calls wait twice at the same time$`, w.waitTwice)
+	sc.Step(`^the model calls exec (\d+) times at the same time with:$`, w.execConcurrently)
+	sc.Step(`^the both wait results are:$`, w.groupResults)
+	sc.Step(`^(\d+) of the results have status "([^"]+)"$`, w.groupCountStatus)
+	sc.Step(`^one of the results fails with "([^"]*)"$`, w.groupOneFails)
+}
+
+func (w *world) concurrently(n int, name string, args json.RawMessage) error {
+	ts, err := w.turn()
+	if err != nil {
+		return err
+	}
+	ids := make([]string, n)
+	for i := range ids {
+		ids[i] = w.nextCallID()
+	}
+	if name == "exec" && ts.firstExecID == "" {
+		ts.firstExecID = ids[0]
+	}
+	recs := make([]callRecord, n)
+	if bc, ok := ts.turn.(BatchCaller); ok {
+		calls := make([]ToolCall, n)
+		for i := range n {
+			calls[i] = ToolCall{ID: ids[i], Name: name, Arguments: args}
+		}
+		ctx, cancel := w.ctx()
+		defer cancel()
+		outs, err := bc.CallBatch(ctx, calls)
+		if err != nil {
+			return err
+		}
+		if len(outs) != n {
+			return fmt.Errorf("CallBatch returned %d outcomes for %d calls", len(outs), n)
+		}
+		for i, out := range outs {
+			recs[i] = callRecord{name: name, id: ids[i], outcome: out, payload: decodePayload(out)}
+		}
+		w.group = recs
+		for _, r := range recs {
+			w.record(r)
+		}
+		return nil
+	}
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ctx, cancel := w.ctx()
+			defer cancel()
+			out, err := ts.turn.Call(ctx, ids[i], name, args)
+			recs[i], errs[i] = callRecord{name: name, id: ids[i], outcome: out, payload: decodePayload(out)}, err
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	w.group = recs
+	for _, r := range recs {
+		w.record(r)
+	}
+	return nil
+}
+
+func (w *world) waitTwice() error {
+	id, err := w.latestRunID()
+	if err != nil {
+		return err
+	}
+	w.lastWaitID = id
+	b, _ := json.Marshal(map[string]string{"runId": id})
+	return w.concurrently(2, "wait", b)
+}
+
+func (w *world) execConcurrently(n int, d *godog.DocString) error {
+	b, _ := json.Marshal(map[string]string{"code": d.Content})
+	return w.concurrently(n, "exec", b)
+}
+
+func (w *world) groupPayloads() ([]any, error) {
+	if len(w.group) == 0 {
+		return nil, errors.New("no concurrent calls were made")
+	}
+	out := make([]any, len(w.group))
+	for i, r := range w.group {
+		out[i] = r.payload
+	}
+	return out, nil
+}
+
+func (w *world) groupResults(d *godog.DocString) error {
+	got, err := w.groupPayloads()
+	if err != nil {
+		return err
+	}
+	want, err := decodeJSON([]byte(d.Content))
+	if err != nil {
+		return err
+	}
+	wa, ok := want.([]any)
+	if !ok || len(wa) != len(got) {
+		return fmt.Errorf("want a JSON array of %d results", len(got))
+	}
+	// Order-insensitive: try both assignments for two results, else greedy.
+	used := make([]bool, len(got))
+	for _, wv := range wa {
+		found := false
+		for i, gv := range got {
+			if !used[i] && matchJSON(wv, gv, true) == nil {
+				used[i], found = true, true
+				break
+			}
+		}
+		if !found {
+			return fmt.Errorf("no result matches %s; results: %s", show(wv), show(got))
+		}
+	}
+	return nil
+}
+
+func (w *world) groupCountStatus(n int, status string) error {
+	got, err := w.groupPayloads()
+	if err != nil {
+		return err
+	}
+	count := 0
+	for _, g := range got {
+		if m, ok := g.(map[string]any); ok && m["status"] == status {
+			count++
+		}
+	}
+	if count != n {
+		return fmt.Errorf("%d results have status %q, want %d", count, status, n)
+	}
+	return nil
+}
+
+func (w *world) groupOneFails(msg string) error {
+	got, err := w.groupPayloads()
+	if err != nil {
+		return err
+	}
+	for _, g := range got {
+		if m, ok := g.(map[string]any); ok && m["status"] == "failed" && m["error"] == msg {
+			return nil
+		}
+	}
+	return fmt.Errorf("no result failed with %q", msg)
+}

@@ -1,0 +1,59 @@
+package conformance
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/cucumber/godog"
+)
+
+// registerHost binds the checks of what reached the suite's fake host:
+// tool calls and before_tool_call hook events (STEPS.md, "Observations").
+func (w *world) registerHost(sc *godog.ScenarioContext) {
+	sc.Step(`^the tool "([^"]+)" was called (\d+) times?$`, w.toolCalledTimes)
+	sc.Step(`^the tool "([^"]+)" was not called$`, func(n string) error { return w.toolCalledTimes(n, 0) })
+	sc.Step(`^the tool "([^"]+)" was last called with:$`, w.toolLastCalledWith)
+	sc.Step(`^the hook saw an event including:$`, w.hookSaw)
+}
+
+func (w *world) toolCalledTimes(name string, n int) error {
+	if got := len(w.host.Calls(name)); got != n {
+		return fmt.Errorf("tool %q was called %d times, want %d", name, got, n)
+	}
+	return nil
+}
+
+func (w *world) toolLastCalledWith(name string, d *godog.DocString) error {
+	calls := w.host.Calls(name)
+	if len(calls) == 0 {
+		return fmt.Errorf("tool %q was not called", name)
+	}
+	want, err := decodeJSON([]byte(d.Content))
+	if err != nil {
+		return err
+	}
+	got, err := decodeJSON(calls[len(calls)-1].Input)
+	if err != nil {
+		return err
+	}
+	return matchJSON(want, got, true)
+}
+
+func (w *world) hookSaw(d *godog.DocString) error {
+	want, err := decodeJSON([]byte(d.Content))
+	if err != nil {
+		return err
+	}
+	events := w.host.HookEvents()
+	for _, e := range events {
+		got, err := decodeJSON(e)
+		if err == nil && matchJSON(want, got, true) == nil {
+			return nil
+		}
+	}
+	all := make([]string, len(events))
+	for i, e := range events {
+		all[i] = string(e)
+	}
+	return fmt.Errorf("no hook event matches %s; events:\n%s", show(want), strings.Join(all, "\n"))
+}

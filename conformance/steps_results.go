@@ -1,0 +1,240 @@
+package conformance
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/cucumber/godog"
+	"github.com/google/go-cmp/cmp"
+)
+
+// registerResults binds the checks of what the model received for its
+// latest call: the exec or wait payload, its text, a refused wait or tool
+// call (STEPS.md, "Observations").
+func (w *world) registerResults(sc *godog.ScenarioContext) {
+	sc.Step(`^the result status is "([^"]+)"$`, w.resultStatus)
+	sc.Step(`^the result value is:$`, func(d *godog.DocString) error { return w.resultMember("value", d.Content, false) })
+	sc.Step(`^the result value is (.+)$`, func(v string) error { return w.resultMember("value", v, false) })
+	sc.Step(`^the result value matches:$`, func(d *godog.DocString) error { return w.resultMember("value", d.Content, true) })
+	sc.Step(`^the result fails with code "([^"]+)"$`, w.resultCode)
+	sc.Step(`^the result error is "(.*)"$`, func(s string) error { return w.resultError("is", s) })
+	sc.Step(`^the result error is:$`, func(d *godog.DocString) error { return w.resultError("is", d.Content) })
+	sc.Step(`^the result error starts with "(.*)"$`, func(s string) error { return w.resultError("prefix", s) })
+	sc.Step(`^the result error contains "(.*)"$`, func(s string) error { return w.resultError("contains", s) })
+	sc.Step(`^the result failure phase is "([^"]+)"$`, func(p string) error { return w.resultMember("failurePhase", strconv.Quote(p), false) })
+	sc.Step(`^the result output is:$`, func(d *godog.DocString) error { return w.resultMember("output", d.Content, false) })
+	sc.Step(`^the result is waiting with reason "([^"]+)"$`, w.resultWaiting)
+	sc.Step(`^the result pending tool calls are:$`, func(d *godog.DocString) error { return w.resultMember("pendingToolCalls", d.Content, false) })
+	sc.Step(`^the result run id is the previous one$`, w.resultSameRunID)
+	sc.Step(`^the result includes:$`, w.resultIncludes)
+	sc.Step(`^the result text is the pretty JSON of the result$`, w.resultTextIsPretty)
+	sc.Step(`^the result has exactly the members of its status$`, w.resultExactMembers)
+	sc.Step(`^the wait is refused with "(.*)"$`, w.waitRefused)
+	sc.Step(`^the telemetry includes:$`, func(d *godog.DocString) error { return w.resultMember("telemetry", d.Content, true) })
+	sc.Step(`^the tool call is refused with "([^"]*)"$`, w.callRefused)
+}
+
+func (w *world) resultStatus(status string) error {
+	m, err := w.result()
+	if err != nil {
+		return err
+	}
+	if m["status"] != status {
+		return mismatch("$.status", status, m["status"], "result status = %v, want %q; result: %s", m["status"], status, show(m))
+	}
+	return nil
+}
+
+// resultExactMembers checks CM-7.2 to CM-7.4 and CM-7.9: the payload has
+// exactly the members of its status, nothing added.
+func (w *world) resultExactMembers() error {
+	m, err := w.result()
+	if err != nil {
+		return err
+	}
+	status, _ := m["status"].(string)
+	want, ok := payloadMembers[status]
+	if !ok {
+		return mismatch("$.status", "completed", m["status"], "result status %v is not completed, waiting or failed", m["status"])
+	}
+	for _, k := range want {
+		if _, ok := m[k]; !ok {
+			return mismatch("$."+k, presence(kindPresent), presence(kindMissing), "a %s payload has no %q member; result: %s", status, k, show(m))
+		}
+	}
+	var extra []string
+	for k := range m {
+		if !slices.Contains(want, k) {
+			extra = append(extra, k)
+		}
+	}
+	if len(extra) > 0 {
+		sort.Strings(extra)
+		return mismatch("$."+extra[0], presence(kindAbsent), presence(kindPresent), "a %s payload has members %q beyond %q; result: %s", status, extra, want, show(m))
+	}
+	return nil
+}
+
+// waitRefused checks that the latest wait was refused with msg. The form
+// of a refusal (a failed payload with invalid_input in the input phase,
+// not a rejected tool call) is CM-8.18's and CM-8.20's requirement: a
+// scenario that names neither checks only that the refusal reached the
+// model with that message (as a payload's error, quoted inside one, or as
+// the text of a rejected call) and resumed nothing.
+func (w *world) waitRefused(msg string) error {
+	if w.last == nil || w.last.name != "wait" {
+		return errors.New("the model has not called wait yet")
+	}
+	m, _ := w.last.payload.(map[string]any)
+	if w.asserts("CM-8.18", "CM-8.20") {
+		if m == nil {
+			return mismatch("$", presence("failed payload"), presence("no payload"), "the refused wait has no payload: %q", w.last.outcome.Text)
+		}
+		want := map[string]any{"status": "failed", "code": "invalid_input", "failurePhase": "input", "error": msg,
+			"bridgeDispatchStarted": false, "output": []any{}, "replaySafe": false}
+		if err := matchJSON(want, any(m), true); err != nil {
+			return fmt.Errorf("the refusal is not a failed invalid_input payload (CM-8.20): %w", err)
+		}
+		return nil
+	}
+	errText, _ := m["error"].(string)
+	switch {
+	case m != nil && (m["status"] == "completed" || m["status"] == "waiting"):
+		return mismatch("$.status", "failed", m["status"], "the wait was not refused: result %s", show(m))
+	case errText == msg, strings.Contains(errText, strconv.Quote(msg)):
+		return nil
+	case w.last.outcome.IsError && strings.Contains(w.last.outcome.Text, msg):
+		return nil
+	}
+	return mismatch("$.error", presence("refusal message"), presence("other text"), "the wait was refused, but not with %q: error %q, tool message %q", msg, errText, w.last.outcome.Text)
+}
+
+func (w *world) resultMember(member, wantJSON string, subset bool) error {
+	m, err := w.result()
+	if err != nil {
+		return err
+	}
+	want, err := decodeJSON([]byte(wantJSON))
+	if err != nil {
+		return fmt.Errorf("expected %s is not JSON: %w", member, err)
+	}
+	got, ok := m[member]
+	if !ok {
+		return fmt.Errorf("result has no %q member; result: %s", member, show(m))
+	}
+	if err := matchJSON(want, got, subset); err != nil {
+		return fmt.Errorf("result %s mismatch: %w\nresult: %s", member, err, show(m))
+	}
+	return nil
+}
+
+func (w *world) resultCode(code string) error {
+	m, err := w.result()
+	if err != nil {
+		return err
+	}
+	if m["status"] != "failed" {
+		return mismatch("$.status", "failed", m["status"], "result = status %v code %v, want failed with code %q; result: %s", m["status"], m["code"], code, show(m))
+	}
+	if m["code"] != code {
+		return mismatch("$.code", code, m["code"], "result = status %v code %v, want failed with code %q; result: %s", m["status"], m["code"], code, show(m))
+	}
+	return nil
+}
+
+func (w *world) resultError(mode, text string) error {
+	m, err := w.result()
+	if err != nil {
+		return err
+	}
+	got, _ := m["error"].(string)
+	ok := false
+	switch mode {
+	case "is":
+		ok = got == text
+	case "prefix":
+		ok = strings.HasPrefix(got, text)
+	case "contains":
+		ok = strings.Contains(got, text)
+	}
+	if !ok {
+		return &mismatchError{first: Mismatch{Path: "$.error", Want: mode + " text", Got: "other text"},
+			msg: fmt.Sprintf("result error %s check failed:\n got: %q\nwant: %q", mode, got, text), diff: cmp.Diff(text, got)}
+	}
+	return nil
+}
+
+func (w *world) resultWaiting(reason string) error {
+	m, err := w.result()
+	if err != nil {
+		return err
+	}
+	if m["status"] != "waiting" {
+		return mismatch("$.status", "waiting", m["status"], "result = status %v reason %v, want waiting with reason %q; result: %s", m["status"], m["reason"], reason, show(m))
+	}
+	if m["reason"] != reason {
+		return mismatch("$.reason", reason, m["reason"], "result = status %v reason %v, want waiting with reason %q; result: %s", m["status"], m["reason"], reason, show(m))
+	}
+	return nil
+}
+
+func (w *world) resultSameRunID() error {
+	m, err := w.result()
+	if err != nil {
+		return err
+	}
+	if w.lastWaitID == "" || m["runId"] != w.lastWaitID {
+		return fmt.Errorf("result runId = %v, want the waited run id %q", m["runId"], w.lastWaitID)
+	}
+	return nil
+}
+
+func (w *world) resultIncludes(d *godog.DocString) error {
+	m, err := w.result()
+	if err != nil {
+		return err
+	}
+	want, err := decodeJSON([]byte(d.Content))
+	if err != nil {
+		return err
+	}
+	return matchJSON(want, any(m), true)
+}
+
+func (w *world) callRefused(text string) error {
+	if w.lastAny == nil {
+		return errors.New("the model has not called a tool yet")
+	}
+	o := w.lastAny.outcome
+	if !o.IsError || !strings.Contains(o.Text, text) {
+		return fmt.Errorf("call of %s = error %v text %q, want an error containing %q", w.lastAny.name, o.IsError, o.Text, text)
+	}
+	return nil
+}
+
+// resultTextIsPretty checks CM-1.10 and CM-1.11: the text is
+// JSON.stringify(details, null, 2) of the structured details.
+func (w *world) resultTextIsPretty() error {
+	if w.last == nil {
+		return errors.New("the model has not called exec or wait yet")
+	}
+	o := w.last.outcome
+	if len(o.Details) == 0 {
+		if _, err := decodeJSON([]byte(o.Text)); err != nil {
+			return fmt.Errorf("the result has no details and its text is not JSON: %q", o.Text)
+		}
+		return nil
+	}
+	want, err := prettyJSON(o.Details)
+	if err != nil {
+		return fmt.Errorf("details are not JSON: %w", err)
+	}
+	if o.Text != want {
+		return fmt.Errorf("result text is not the pretty JSON of its details:\n got: %q\nwant: %q", o.Text, want)
+	}
+	return nil
+}

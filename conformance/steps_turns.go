@@ -1,0 +1,137 @@
+package conformance
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/cucumber/godog"
+)
+
+// registerTurns binds the steps that start, abort and end agent runs,
+// end sessions and restart the target (STEPS.md, "Turns"), and the check
+// of a turn that failed to start.
+func (w *world) registerTurns(sc *godog.ScenarioContext) {
+	sc.Step(`^a turn starts$`, func() error { return w.startTurn(defaultTurn()) })
+	sc.Step(`^a turn starts for agent "([^"]+)"$`, func(agent string) error {
+		t := defaultTurn()
+		t.AgentID, t.SessionKey = agent, "agent:"+agent+":main"
+		return w.startTurn(t)
+	})
+	sc.Step(`^a turn starts in session "([^"]+)"$`, func(s string) error { return w.startTurn(sessionTurn(s)) })
+	sc.Step(`^a turn starts in session "([^"]+)" within the same agent run$`, w.sameRunTurn)
+	sc.Step(`^a turn starts with tools disabled$`, func() error { t := defaultTurn(); t.DisableTools = true; return w.startTurn(t) })
+	sc.Step(`^a raw model call starts$`, func() error { t := defaultTurn(); t.NoTools = true; return w.startTurn(t) })
+	sc.Step(`^the turn is aborted$`, w.abortTurn)
+	sc.Step(`^the turn ends$`, w.endTurn)
+	sc.Step(`^the gateway restarts$`, w.restart)
+	sc.Step(`^the session ends$`, func() error { return w.endSession("") })
+	sc.Step(`^the session "([^"]+)" ends$`, func(s string) error { return w.endSession(sessionTurn(s).SessionKey) })
+	sc.Step(`^the turn will be aborted in (\d+) ms$`, w.abortLater)
+	sc.Step(`^the turn fails with "([^"]*)"$`, w.turnFails)
+}
+
+func defaultTurn() TurnSpec {
+	return TurnSpec{AgentID: "main", SessionID: "session-1", SessionKey: "agent:main:main"}
+}
+
+func sessionTurn(s string) TurnSpec {
+	return TurnSpec{AgentID: "main", SessionID: s, SessionKey: "agent:main:" + s}
+}
+
+func (w *world) sameRunTurn(session string) error {
+	if w.cur == nil {
+		return errors.New("no earlier turn to share the agent run with")
+	}
+	t := sessionTurn(session)
+	t.RunID = w.cur.spec.RunID
+	return w.startTurn(t)
+}
+
+func (w *world) abortTurn() error {
+	ts, err := w.turn()
+	if err != nil {
+		return err
+	}
+	ts.settled = true
+	ctx, cancel := w.ctx()
+	defer cancel()
+	return ts.turn.Abort(ctx)
+}
+
+func (w *world) endTurn() error {
+	ts, err := w.turn()
+	if err != nil {
+		return err
+	}
+	ts.settled = true
+	ctx, cancel := w.ctx()
+	defer cancel()
+	return ts.turn.End(ctx)
+}
+
+// endSession ends a session as its host does when it is reset or deleted;
+// "" is the session of the latest turn.
+func (w *world) endSession(key string) error {
+	if key == "" {
+		ts, err := w.turn()
+		if err != nil {
+			return err
+		}
+		key = ts.spec.SessionKey
+	}
+	ender, ok := w.target.(SessionEnder)
+	if !ok {
+		return w.notApplicable(NotApplicable("the target cannot end a session"))
+	}
+	ctx, cancel := w.ctx()
+	defer cancel()
+	if err := ender.EndSession(ctx, key); err != nil {
+		if errors.Is(err, ErrNotApplicable) {
+			return w.notApplicable(err)
+		}
+		return fmt.Errorf("end session %s: %w", key, err)
+	}
+	return nil
+}
+
+func (w *world) restart() error {
+	if err := w.start(); err != nil {
+		return err
+	}
+	r, ok := w.target.(Restarter)
+	if !ok {
+		return w.notApplicable(NotApplicable("the target cannot restart"))
+	}
+	if err := w.syncConfig(); err != nil {
+		return err
+	}
+	ctx, cancel := w.ctx()
+	defer cancel()
+	return r.Restart(ctx)
+}
+
+func (w *world) abortLater(ms int) error {
+	ts, err := w.turn()
+	if err != nil {
+		return err
+	}
+	time.AfterFunc(time.Duration(ms)*time.Millisecond, func() {
+		ctx, cancel := w.ctx()
+		defer cancel()
+		_ = ts.turn.Abort(ctx)
+	})
+	return nil
+}
+
+func (w *world) turnFails(text string) error {
+	if w.turnErr == nil {
+		return errors.New("the latest turn started without failing")
+	}
+	got := w.turnErr.Error()
+	w.turnErr = nil
+	if got != text {
+		return fmt.Errorf("turn failed with %q, want %q", got, text)
+	}
+	return nil
+}
