@@ -116,6 +116,30 @@ func (b *Baseline) Format(header string) []byte {
 	return buf.Bytes()
 }
 
+// classify applies the baseline entry of res's scenario, if any, and
+// reports whether there is one: a listed failure is expected (or reason
+// drift when its signature differs from the recorded one), a listed
+// not-applicable scenario is expected too, and a listed pass is stale.
+func (b *Baseline) classify(res *Result) bool {
+	reason, listed := b.Entries[res.Name]
+	if !listed {
+		return false
+	}
+	res.Reason = reason
+	res.Expected = b.Signatures[res.Name]
+	switch res.Status {
+	case StatusFailed, StatusNotApplicable:
+		res.Status = StatusExpectedFail
+		if res.Expected != "" && res.Signature != res.Expected {
+			res.Status = StatusDrift
+		}
+	case StatusPassed:
+		res.Status = StatusStale
+		res.Error = "baseline entry passes: remove it from the baseline (" + reason + ")"
+	}
+	return true
+}
+
 // citeRE matches a citation of an Appendix A row in a reason: "A#24".
 var citeRE = regexp.MustCompile(`\bA#(\d+)\b`)
 
@@ -131,46 +155,6 @@ func Cites(reason string) []int {
 	}
 	sort.Ints(rows)
 	return rows
-}
-
-// AppendixA maps each row number of SPEC.md Appendix A (Divergences from
-// OpenClaw) to the row.
-type AppendixA map[int]AppendixRow
-
-// An AppendixRow is one divergence: its topic, and the clauses it concerns
-// (the row's last column).
-type AppendixRow struct {
-	Topic   string   `json:"topic"`
-	Clauses []string `json:"clauses"`
-}
-
-var (
-	appendixRowRE = regexp.MustCompile(`^\| (\d+) \| ([^|]*) \|.*\| ([^|]*) \|\s*$`)
-	clauseRefRE   = regexp.MustCompile(`CM-\d+\.\d+`)
-)
-
-// ParseAppendixA reads the rows of Appendix A from the text of SPEC.md.
-func ParseAppendixA(spec []byte) (AppendixA, error) {
-	_, after, ok := bytes.Cut(spec, []byte("\n## Appendix A."))
-	if !ok {
-		return nil, errors.New("SPEC.md has no Appendix A")
-	}
-	if next := bytes.Index(after, []byte("\n## ")); next >= 0 {
-		after = after[:next]
-	}
-	rows := AppendixA{}
-	for _, line := range strings.Split(string(after), "\n") {
-		m := appendixRowRE.FindStringSubmatch(line)
-		if m == nil {
-			continue
-		}
-		n, _ := strconv.Atoi(m[1])
-		rows[n] = AppendixRow{Topic: strings.TrimSpace(m[2]), Clauses: clauseRefRE.FindAllString(m[3], -1)}
-	}
-	if len(rows) == 0 {
-		return nil, errors.New("SPEC.md Appendix A has no rows")
-	}
-	return rows, nil
 }
 
 // A BaselineProblem is an entry the baseline should not have.

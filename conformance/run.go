@@ -477,30 +477,6 @@ func (r *Report) apply(b *Baseline, index *FeatureIndex) {
 	sort.Strings(r.Stale)
 }
 
-// classify applies the baseline entry of res's scenario, if any, and
-// reports whether there is one: a listed failure is expected (or reason
-// drift when its signature differs from the recorded one), a listed
-// not-applicable scenario is expected too, and a listed pass is stale.
-func (b *Baseline) classify(res *Result) bool {
-	reason, listed := b.Entries[res.Name]
-	if !listed {
-		return false
-	}
-	res.Reason = reason
-	res.Expected = b.Signatures[res.Name]
-	switch res.Status {
-	case StatusFailed, StatusNotApplicable:
-		res.Status = StatusExpectedFail
-		if res.Expected != "" && res.Signature != res.Expected {
-			res.Status = StatusDrift
-		}
-	case StatusPassed:
-		res.Status = StatusStale
-		res.Error = "baseline entry passes: remove it from the baseline (" + reason + ")"
-	}
-	return true
-}
-
 // Failures formats every unexpected result, one per line, for a test log.
 func (r *Report) Failures() string {
 	var sb strings.Builder
