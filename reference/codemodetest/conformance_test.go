@@ -26,8 +26,11 @@ import (
 // stop such a guest. Expected failures are listed in
 // conformance/baselines/reference.txt and reference-gateway.txt. Then the
 // differential checks: every scenario ends the same way every way, but for
-// those the gateway baseline excuses. -short runs the first only.
+// those the gateway baseline excuses. -short runs the first only. It runs
+// beside TestConformanceDriver, as the two suites share nothing but the
+// machine.
 func TestConformance(t *testing.T) {
+	t.Parallel()
 	var local, inproc, strict, wired *conformance.Report
 	t.Run("in-process", func(t *testing.T) {
 		local = conformance.TestTarget(t, codemodetest.Name, codemodetest.NewTarget, "~@wip")

@@ -22,6 +22,7 @@ import (
 // isolations through the Go API; a worker pool started per scenario
 // process would only make the run longer.
 func TestConformanceDriver(t *testing.T) {
+	t.Parallel()
 	requireRuntime(t)
 	bin := filepath.Join(t.TempDir(), "codemode")
 	if runtime.GOOS == "windows" {
