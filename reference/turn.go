@@ -113,7 +113,7 @@ func (rt *Runtime) StartTurn(ctx context.Context, opts TurnOptions) (*Turn, erro
 	}
 	var effective []Tool
 	var ctools []catalog.Tool
-	all := append(append([]Tool(nil), opts.Tools...), rt.mcpTools(ctx, opts.Config)...)
+	all := append(append([]Tool(nil), opts.Tools...), rt.mcpTools(ctx, res.MCPServers)...)
 	for i, tool := range all {
 		ct := toCatalogTool(tool, i)
 		if !res.Policy.Allows(policyRef(tool, ct)) {

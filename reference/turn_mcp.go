@@ -63,12 +63,13 @@ func (m *mcpManager) close() {
 	}
 }
 
-// mcpTools lists the tools of every configured MCP server at the start of an
-// agent run (CM-14.2) and turns them into catalog tools; a server that
-// cannot be started or listed contributes nothing.
-func (rt *Runtime) mcpTools(ctx context.Context, config json.RawMessage) []Tool {
-	cfgs, names := mcpclient.ParseServers(config)
-	var servers []mcpns.Server
+// mcpTools lists the tools of every MCP server of a configuration's
+// mcp.servers at the start of an agent run (CM-14.2) and turns them into
+// catalog tools; a server that cannot be started or listed contributes
+// nothing.
+func (rt *Runtime) mcpTools(ctx context.Context, servers json.RawMessage) []Tool {
+	cfgs, names := mcpclient.ParseServers(servers)
+	var found []mcpns.Server
 	sessions := map[string]*mcpclient.Session{}
 	for _, name := range names {
 		sess, err := rt.mcp.session(ctx, name, cfgs[name])
@@ -83,11 +84,11 @@ func (rt *Runtime) mcpTools(ctx context.Context, config json.RawMessage) []Tool 
 		for _, t := range listed {
 			srv.Tools = append(srv.Tools, mcpns.Tool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: t.InputSchema})
 		}
-		servers = append(servers, srv)
+		found = append(found, srv)
 		sessions[name] = sess
 	}
 	var out []Tool
-	for _, s := range mcpns.Build(servers).Servers {
+	for _, s := range mcpns.Build(found).Servers {
 		sess := sessions[s.Name]
 		for _, e := range s.Entries {
 			out = append(out, mcpTool(s.Name, e, sess))

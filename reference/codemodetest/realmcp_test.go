@@ -233,14 +233,14 @@ func TestRealMCPFixtures_connect(t *testing.T) {
 // tool with args and checks that the result contains want.
 func checkConnect(t *testing.T, name string, entry map[string]any, tools []string, tool, args, want string) {
 	t.Helper()
-	doc, err := json.Marshal(map[string]any{"mcp": map[string]any{"servers": map[string]any{name: entry}}})
+	raw, err := json.Marshal(map[string]any{name: entry})
 	if err != nil {
 		t.Fatal(err)
 	}
-	servers, _ := mcpclient.ParseServers(doc)
+	servers, _ := mcpclient.ParseServers(raw)
 	cfg, ok := servers[name]
 	if !ok {
-		t.Fatalf("mcpclient.ParseServers(%s) dropped the server", doc)
+		t.Fatalf("mcpclient.ParseServers(%s) dropped the server", raw)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()

@@ -48,15 +48,20 @@ type Field struct {
 	Range   Range
 }
 
-// read applies the number rule: a value that is not a positive integer falls
-// back to the default; a positive integer is clamped into the range.
-func (f Field) read(obj map[string]json.RawMessage, max int) int {
+// Read applies the number rule of CM-2.6 and CM-2.7 to one configured
+// value: raw that is absent (nil) or not a positive integer gives the
+// default; a positive integer is clamped into the range.
+func (f Field) Read(raw json.RawMessage) int { return f.readMax(raw, f.Range.Max) }
+
+// read applies the number rule to the member of obj that f names.
+func (f Field) read(obj map[string]json.RawMessage, max int) int { return f.readMax(obj[f.Name], max) }
+
+// readMax is Read with max in place of the range's upper bound.
+func (f Field) readMax(raw json.RawMessage, max int) int {
 	v := float64(f.Default)
-	if raw, ok := obj[f.Name]; ok {
-		var n float64
-		if err := json.Unmarshal(raw, &n); err == nil && n > 0 && n == math.Trunc(n) && !math.IsInf(n, 0) {
-			v = n
-		}
+	var n float64
+	if err := json.Unmarshal(raw, &n); err == nil && n > 0 && n == math.Trunc(n) && !math.IsInf(n, 0) {
+		v = n
 	}
 	if v < float64(f.Range.Min) {
 		return f.Range.Min
@@ -176,10 +181,16 @@ func matches(entry string, t ToolRef) bool {
 type Resolved struct {
 	Settings Settings
 	Policy   Policy
+	// MCPServers is the document's mcp.servers member as written, nil
+	// when there is none (mcpclient.ParseServers reads it).
+	MCPServers json.RawMessage
 }
 
 type document struct {
-	Tools  toolsSection `json:"tools"`
+	Tools toolsSection `json:"tools"`
+	MCP   struct {
+		Servers json.RawMessage `json:"servers"`
+	} `json:"mcp"`
 	Agents struct {
 		List []struct {
 			ID    string       `json:"id"`
@@ -207,8 +218,9 @@ func (t toolsSection) rules() Rules {
 	return r
 }
 
-// Resolve reads the run's configuration for agentID. A document that is not
-// a JSON object resolves like an empty one.
+// Resolve reads the run's configuration for agentID: the document is
+// decoded here, once per run. A document that is not a JSON object
+// resolves like an empty one.
 func Resolve(raw json.RawMessage, agentID string) Resolved {
 	var doc document
 	_ = json.Unmarshal(raw, &doc)
@@ -235,7 +247,7 @@ func Resolve(raw json.RawMessage, agentID string) Resolved {
 	}
 	s, _ := resolveCodeMode(codeMode)
 	s.Swarm = switchOn(swarm)
-	return Resolved{Settings: s, Policy: pol}
+	return Resolved{Settings: s, Policy: pol, MCPServers: doc.MCP.Servers}
 }
 
 // mergeCodeMode shallow-merges an agent's tools.codeMode over the global one,

@@ -147,3 +147,49 @@ func TestPolicy(t *testing.T) {
 		t.Error("an empty allow list is not reported")
 	}
 }
+
+func TestField_Read(t *testing.T) {
+	f := Field{Name: "n", Default: 60, Range: Range{10, 600}}
+	tests := []struct {
+		raw    string
+		want   int
+		reason string
+	}{
+		{``, 60, "absent: the default"},
+		{`200`, 200, "in range"},
+		{`5`, 10, "clamped to the minimum"},
+		{`601`, 600, "clamped to the maximum"},
+		{`0.5`, 60, "a fraction is not a positive integer"},
+		{`"20"`, 60, "a string is not a number"},
+		{`2e1`, 20, "exponent notation is still an integer"},
+		{`null`, 60, "null"},
+		{`1e999`, 60, "not representable"},
+	}
+	for _, tt := range tests {
+		var raw json.RawMessage
+		if tt.raw != "" {
+			raw = json.RawMessage(tt.raw)
+		}
+		if got := f.Read(raw); got != tt.want {
+			t.Errorf("Read(%q) = %d, want %d (%s)", tt.raw, got, tt.want, tt.reason)
+		}
+	}
+}
+
+func TestResolve_MCPServers(t *testing.T) {
+	tests := []struct {
+		cfg, want string
+		reason    string
+	}{
+		{`{"mcp":{"servers":{"a":{"command":"x"}}}}`, `{"a":{"command":"x"}}`, "kept as written"},
+		{`{"tools":{"allow":5},"mcp":{"servers":{"a":{}}}}`, `{"a":{}}`, "a wrongly typed member elsewhere does not hide it"},
+		{`{"mcp":5}`, ``, "mcp is not an object"},
+		{`{"tools":{"codeMode":true}}`, ``, "no mcp section"},
+		{`not json`, ``, "not a document"},
+	}
+	for _, tt := range tests {
+		if got := string(Resolve(json.RawMessage(tt.cfg), "main").MCPServers); got != tt.want {
+			t.Errorf("Resolve(%s).MCPServers = %q, want %q (%s)", tt.cfg, got, tt.want, tt.reason)
+		}
+	}
+}

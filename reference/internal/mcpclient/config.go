@@ -3,8 +3,9 @@ package mcpclient
 import (
 	"bytes"
 	"encoding/json"
-	"math"
 	"time"
+
+	"github.com/codemodekit/kit/reference/internal/config"
 )
 
 // Server timeouts (SPEC.md section 14.1), in milliseconds.
@@ -13,6 +14,10 @@ const (
 	MinTimeoutMs     = 100
 	MaxTimeoutMs     = 600000
 )
+
+// timeoutMs is a server's timeoutMs member, read with the configuration's
+// number rule.
+var timeoutMs = config.Field{Name: "timeoutMs", Default: DefaultTimeoutMs, Range: config.Range{Min: MinTimeoutMs, Max: MaxTimeoutMs}}
 
 // Transports a URL server may name in its "transport" member.
 const (
@@ -39,8 +44,8 @@ type ServerConfig struct {
 	Headers   map[string]string
 	// TimeoutMs bounds every request made for a nested call: tools/call,
 	// resources/* and prompts/* (CM-14.3). ParseServers resolves it with
-	// the number rule; Connect treats a value that is not positive as the
-	// default and clamps the others into range.
+	// the number rule, into range; a value that is not positive (a
+	// ServerConfig made in code) means the default.
 	TimeoutMs int
 	// SetupTimeoutMs bounds each step of setting the server up: starting
 	// the transport, the initialize handshake and each tools/list page.
@@ -62,41 +67,30 @@ func (c ServerConfig) SetupTimeout() time.Duration {
 	return max(c.Timeout(), DefaultSetupTimeoutMs*time.Millisecond)
 }
 
-// Timeout returns the resolved request timeout of c.
+// Timeout returns the request timeout of c: TimeoutMs, or the default
+// when it is not positive.
 func (c ServerConfig) Timeout() time.Duration {
-	ms := c.TimeoutMs
-	switch {
-	case ms <= 0:
-		ms = DefaultTimeoutMs
-	case ms < MinTimeoutMs:
-		ms = MinTimeoutMs
-	case ms > MaxTimeoutMs:
-		ms = MaxTimeoutMs
+	if c.TimeoutMs <= 0 {
+		return DefaultTimeoutMs * time.Millisecond
 	}
-	return time.Duration(ms) * time.Millisecond
+	return time.Duration(c.TimeoutMs) * time.Millisecond
 }
 
-// ParseServers reads the MCP servers of a configuration document: the
-// members of its mcp.servers object. It returns the usable servers by name
-// and their names in configuration order. Configuration never fails: a
-// document without mcp.servers gives no server, and an entry that is not an
-// object, or has neither a string command nor a string url, is left out.
-// Members of the wrong type are ignored (non-string args and env values are
-// dropped). timeoutMs is resolved with the number rule of CM-2.6 and CM-2.7:
-// default 60000, range 100-600000. When a name appears twice, the last
-// entry wins and the name keeps its first position.
-func ParseServers(config json.RawMessage) (map[string]ServerConfig, []string) {
-	servers := map[string]ServerConfig{}
+// ParseServers reads the MCP servers of a configuration: the members of
+// its mcp.servers object, as config.Resolved.MCPServers holds it. It
+// returns the usable servers by name and their names in configuration
+// order. Configuration never fails: servers that are absent or not an
+// object give no server, and an entry that is not an object, or has
+// neither a string command nor a string url, is left out. Members of the
+// wrong type are ignored (non-string args and env values are dropped).
+// timeoutMs is resolved with the number rule of CM-2.6 and CM-2.7
+// (config.Field.Read): default 60000, range 100-600000. When a name
+// appears twice, the last entry wins and the name keeps its first
+// position.
+func ParseServers(servers json.RawMessage) (map[string]ServerConfig, []string) {
+	byName := map[string]ServerConfig{}
 	var names []string
-	var doc struct {
-		MCP struct {
-			Servers json.RawMessage `json:"servers"`
-		} `json:"mcp"`
-	}
-	if json.Unmarshal(config, &doc) != nil {
-		return servers, nil
-	}
-	keys, values := objectMembers(doc.MCP.Servers)
+	keys, values := objectMembers(servers)
 	seen := map[string]bool{}
 	for i, name := range keys {
 		if !seen[name] {
@@ -104,18 +98,18 @@ func ParseServers(config json.RawMessage) (map[string]ServerConfig, []string) {
 			names = append(names, name)
 		}
 		if cfg, ok := parseServer(values[i]); ok {
-			servers[name] = cfg
+			byName[name] = cfg
 		} else {
-			delete(servers, name)
+			delete(byName, name)
 		}
 	}
 	kept := names[:0]
 	for _, n := range names {
-		if _, ok := servers[n]; ok {
+		if _, ok := byName[n]; ok {
 			kept = append(kept, n)
 		}
 	}
-	return servers, kept
+	return byName, kept
 }
 
 // objectMembers returns the member names and values of a JSON object in
@@ -156,7 +150,7 @@ func parseServer(raw json.RawMessage) (ServerConfig, bool) {
 		URL:       readString(m["url"]),
 		Transport: readString(m["transport"]),
 		Headers:   readStringMap(m["headers"]),
-		TimeoutMs: readTimeout(m["timeoutMs"]),
+		TimeoutMs: timeoutMs.Read(m["timeoutMs"]),
 	}
 	return c, c.Command != "" || c.URL != ""
 }
@@ -202,21 +196,4 @@ func readStringMap(raw json.RawMessage) map[string]string {
 		}
 	}
 	return out
-}
-
-// readTimeout applies the number rule: a value that is not a positive
-// integer gives the default; a positive integer is clamped into range.
-func readTimeout(raw json.RawMessage) int {
-	v := float64(DefaultTimeoutMs)
-	var n float64
-	if len(raw) > 0 && json.Unmarshal(raw, &n) == nil && n > 0 && n == math.Trunc(n) && !math.IsInf(n, 0) {
-		v = n
-	}
-	switch {
-	case v < MinTimeoutMs:
-		return MinTimeoutMs
-	case v > MaxTimeoutMs:
-		return MaxTimeoutMs
-	}
-	return int(v)
 }
