@@ -38,12 +38,15 @@ type Options struct {
 	// Namespaces is the internal namespace registry; nil means none.
 	Namespaces *NamespaceRegistry
 	// Env, when set, replaces the process environment for the debug
-	// switches of SPEC.md chapter 21.
+	// switches of SPEC.md chapter 21 (OPENCLAW_DEBUG_CODE_MODE and
+	// OPENCLAW_DEBUG_MODEL_PAYLOAD).
 	Env map[string]string
-	// Log receives debug lines; they are also kept for DebugLog.
+	// Log receives the debug lines those switches turn on, one Write per
+	// line; nil discards them.
 	Log io.Writer
-	// SubAgents runs Swarm sub-agents; nil makes agents.run fail.
-	SubAgents SubAgentRunner
+	// SubAgents runs a spawned Swarm sub-agent turn and returns its final
+	// text; nil makes agents.run fail.
+	SubAgents func(ctx context.Context, r SubAgentRequest) (string, error)
 	// Isolation says where guest code runs: the zero value is worker
 	// processes the host can kill (ProcessIsolation).
 	Isolation Isolation
@@ -75,15 +78,8 @@ const (
 	InProcess
 )
 
-// String returns "process" or "in-process".
-func (i Isolation) String() string {
-	if i == InProcess {
-		return "in-process"
-	}
-	return "process"
-}
-
-// ParseIsolation reads "process" or "in-process".
+// ParseIsolation reads "process" (or "") and "in-process", the names the
+// commands' -isolation flags take.
 func ParseIsolation(s string) (Isolation, error) {
 	switch s {
 	case "process", "":
@@ -103,7 +99,7 @@ type Runtime struct {
 	boot        string
 	namespaces  *NamespaceRegistry
 	debug       *debugLog
-	subAgents   SubAgentRunner
+	subAgents   func(ctx context.Context, r SubAgentRequest) (string, error)
 	mcp         mcpManager
 }
 
@@ -150,9 +146,6 @@ func (sharedGuests) Close() {}
 // Available reports why the engine cannot run code, or nil.
 func (rt *Runtime) Available() error { return rt.engErr }
 
-// Suspended reports how many code-mode runs are suspended in this process.
-func (rt *Runtime) Suspended() int { return rt.runner.Suspended() }
-
 // EndSession ends a session, as a host does when it resets or deletes it:
 // the session's suspended runs are disposed with their snapshots, and their
 // pending host work is cancelled (CM-8.40, CM-18.11). It returns how many
@@ -179,12 +172,6 @@ func (rt *Runtime) Stats() Stats {
 	s := rt.runner.Stats()
 	return Stats{LiveVMs: s.LiveVMs, PooledVMs: s.PooledVMs, Legs: s.Legs, Suspended: s.Suspended}
 }
-
-// DebugLog returns the debug lines written so far (SPEC.md chapter 21).
-func (rt *Runtime) DebugLog() string { return rt.debug.text() }
-
-// Transcripts returns the runtime's transcript store.
-func (rt *Runtime) Transcripts() TranscriptStore { return rt.transcripts }
 
 // Close discards every suspended run and closes the MCP sessions: nothing
 // survives a shutdown.

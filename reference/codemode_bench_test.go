@@ -127,7 +127,7 @@ func BenchmarkTurnExec(b *testing.B) {
 				continue
 			}
 			for _, iso := range []Isolation{ProcessIsolation, InProcess} {
-				b.Run(tc.name+"/"+mode+"/"+iso.String(), func(b *testing.B) { benchTurnExec(b, tc.code, tc.lang, tc.want, mode, iso) })
+				b.Run(tc.name+"/"+mode+"/"+isolationName(iso), func(b *testing.B) { benchTurnExec(b, tc.code, tc.lang, tc.want, mode, iso) })
 			}
 		}
 	}
@@ -242,8 +242,16 @@ func benchHeap() uint64 {
 // time to suspend all 64 back to back.
 func BenchmarkTurnSuspended64(b *testing.B) {
 	for _, iso := range []Isolation{ProcessIsolation, InProcess} {
-		b.Run(iso.String(), func(b *testing.B) { benchSuspended64(b, iso) })
+		b.Run(isolationName(iso), func(b *testing.B) { benchSuspended64(b, iso) })
 	}
+}
+
+// isolationName names iso in benchmark names, as ParseIsolation reads it.
+func isolationName(iso Isolation) string {
+	if iso == InProcess {
+		return "in-process"
+	}
+	return "process"
 }
 
 func benchSuspended64(b *testing.B, iso Isolation) {
@@ -272,7 +280,7 @@ func benchSuspended64(b *testing.B, iso Isolation) {
 		h1, r1 := benchHeap(), benchRSS(b)
 		heap += float64(int64(h1 - h0))
 		rss += float64(int64(r1 - r0))
-		if n := rt.Suspended(); n != runs {
+		if n := rt.Stats().Suspended; n != runs {
 			b.Fatalf("%d runs suspended, want %d", n, runs)
 		}
 		turn.Abort()

@@ -9,20 +9,15 @@ import (
 	"time"
 )
 
-// Debug switches (SPEC.md chapter 21).
+// The debug switches of SPEC.md chapter 21 the runtime reads.
 const (
-	EnvDebugCodeMode       = "OPENCLAW_DEBUG_CODE_MODE"
-	EnvDebugModelTransport = "OPENCLAW_DEBUG_MODEL_TRANSPORT"
-	EnvDebugModelPayload   = "OPENCLAW_DEBUG_MODEL_PAYLOAD"
-	EnvDebugSSE            = "OPENCLAW_DEBUG_SSE"
+	envDebugCodeMode     = "OPENCLAW_DEBUG_CODE_MODE"
+	envDebugModelPayload = "OPENCLAW_DEBUG_MODEL_PAYLOAD"
 )
 
-// TypeScriptLoadedLine is logged the first time a runtime transforms a
+// typeScriptLoadedLine is logged the first time a runtime transforms a
 // TypeScript cell (CM-21.2).
-const TypeScriptLoadedLine = "code mode typescript transform loaded"
-
-// maxDebugLog bounds the log kept in memory for DebugLog.
-const maxDebugLog = 1 << 20
+const typeScriptLoadedLine = "code mode typescript transform loaded"
 
 // debugLog writes the targeted debug lines. Lines carry run ids, statuses,
 // codes and durations, never cell source or tool inputs.
@@ -31,9 +26,8 @@ type debugLog struct {
 	payload  string // "", "tools" or "full-redacted"
 
 	mu  sync.Mutex
-	out io.Writer
-	buf strings.Builder
-	ts  bool // the TypeScript line was written
+	out io.Writer // nil discards the lines
+	ts  bool      // the TypeScript line was written
 }
 
 func newDebugLog(env map[string]string, out io.Writer) *debugLog {
@@ -43,20 +37,18 @@ func newDebugLog(env map[string]string, out io.Writer) *debugLog {
 		}
 		return os.Getenv(k)
 	}
-	d := &debugLog{codeMode: get(EnvDebugCodeMode) == "1", out: out}
-	if p := get(EnvDebugModelPayload); p == "tools" || p == "full-redacted" {
+	d := &debugLog{codeMode: get(envDebugCodeMode) == "1", out: out}
+	if p := get(envDebugModelPayload); p == "tools" || p == "full-redacted" {
 		d.payload = p
 	}
 	return d
 }
 
+// line writes one line to the log's writer, in one Write.
 func (d *debugLog) line(format string, args ...any) {
 	s := fmt.Sprintf(format, args...) + "\n"
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.buf.Len()+len(s) <= maxDebugLog {
-		d.buf.WriteString(s)
-	}
 	if d.out != nil {
 		_, _ = io.WriteString(d.out, s)
 	}
@@ -69,7 +61,7 @@ func (d *debugLog) event(format string, args ...any) {
 	}
 }
 
-// typeScriptLoaded logs TypeScriptLoadedLine once.
+// typeScriptLoaded logs typeScriptLoadedLine once.
 func (d *debugLog) typeScriptLoaded() {
 	if !d.codeMode {
 		return
@@ -79,7 +71,7 @@ func (d *debugLog) typeScriptLoaded() {
 	d.ts = true
 	d.mu.Unlock()
 	if first {
-		d.line(TypeScriptLoadedLine)
+		d.line(typeScriptLoadedLine)
 	}
 }
 
@@ -89,12 +81,6 @@ func (d *debugLog) tools(names []string) {
 	if d.payload != "" {
 		d.line("model payload tools: %s", strings.Join(names, ", "))
 	}
-}
-
-func (d *debugLog) text() string {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.buf.String()
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%dms", d.Milliseconds()) }

@@ -43,8 +43,9 @@ type NamespaceContext struct {
 
 // NamespaceTool makes a scope member callable: calls run the plugin's
 // catalog tool toolName. mapper turns the guest arguments into the tool
-// input; nil means the first argument, or {} when there is none.
-func NamespaceTool(toolName string, mapper func(args []any) any) (*nsscope.Tool, error) {
+// input; nil means the first argument, or {} when there is none. The
+// value is a marker to place in the object CreateScope returns.
+func NamespaceTool(toolName string, mapper func(args []any) any) (any, error) {
 	if strings.TrimSpace(toolName) == "" {
 		return nil, errors.New("Code mode namespace toolName must be non-empty.")
 	}
@@ -52,7 +53,8 @@ func NamespaceTool(toolName string, mapper func(args []any) any) (*nsscope.Tool,
 }
 
 // NamespaceRegistry is the process-local registry of internal namespaces,
-// keyed by namespace id. It is safe for concurrent use.
+// keyed by namespace id. The zero value is an empty registry. It is safe
+// for concurrent use.
 type NamespaceRegistry struct {
 	mu   sync.Mutex
 	regs map[string]registered
@@ -63,16 +65,27 @@ type registered struct {
 	reg      NamespaceRegistration
 }
 
-// NewNamespaceRegistry returns an empty registry.
-func NewNamespaceRegistry() *NamespaceRegistry {
-	return &NamespaceRegistry{regs: map[string]registered{}}
+// nsRun is one visible namespace as serialized for one run.
+type nsRun struct {
+	pluginID string
+	reg      NamespaceRegistration
+	scope    *nsscope.Scope
+}
+
+// namespaceRequest is the argument of a namespace bridge request: a call
+// of a member of the MCP global or of a registered namespace.
+type namespaceRequest struct {
+	Namespace string            `json:"namespace"`
+	Path      string            `json:"path"`
+	Args      []json.RawMessage `json:"args"`
+	Argc      int               `json:"argc"`
 }
 
 var identifierRE = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*$`)
 
-// ReservedGlobals are the guest globals of code mode and Appendix B.5:
+// reservedGlobals are the guest globals of code mode and Appendix B.5:
 // namespaces never take these names.
-var ReservedGlobals = []string{
+var reservedGlobals = []string{
 	"ALL_TOOLS", "tools", "namespaces", "text", "json", "yield_control", "MCP", "API",
 	"agents", "Array", "Boolean", "Date", "Error", "globalThis", "log", "JSON", "Map", "Math",
 	"Number", "Object", "Promise", "phase", "Set", "String",
@@ -104,6 +117,9 @@ func (r *NamespaceRegistry) Register(pluginID string, reg NamespaceRegistration)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.regs == nil {
+		r.regs = map[string]registered{}
+	}
 	if _, dup := r.regs[reg.ID]; dup {
 		return fmt.Errorf("Code mode namespace id %q is already registered.", reg.ID)
 	}
@@ -120,7 +136,7 @@ func isReservedGlobal(name string) bool {
 	if strings.HasPrefix(name, "__openclaw") {
 		return true
 	}
-	for _, g := range ReservedGlobals {
+	for _, g := range reservedGlobals {
 		if g == name {
 			return true
 		}
@@ -138,32 +154,6 @@ func (r *NamespaceRegistry) ClearPlugin(pluginID string) {
 			delete(r.regs, id)
 		}
 	}
-}
-
-// Unregister removes one namespace.
-func (r *NamespaceRegistry) Unregister(id string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	delete(r.regs, id)
-}
-
-// ClearForTest removes every namespace.
-func (r *NamespaceRegistry) ClearForTest() {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.regs = map[string]registered{}
-}
-
-// List returns the registered namespace ids in code point order.
-func (r *NamespaceRegistry) List() []string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	ids := make([]string, 0, len(r.regs))
-	for id := range r.regs {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	return ids
 }
 
 func (r *NamespaceRegistry) snapshot() []registered {

@@ -3,6 +3,10 @@ package codemode
 import (
 	"context"
 	"encoding/json"
+	"strings"
+
+	"github.com/codemodekit/kit/reference/internal/catalog"
+	"github.com/codemodekit/kit/reference/internal/config"
 )
 
 // Source is where a tool comes from.
@@ -42,13 +46,17 @@ type Tool struct {
 	ReplaySafe bool
 	// RequiresApproval tools ask the turn's approval hook before running.
 	RequiresApproval bool
-	Execute          ToolFunc
+	// Execute runs the tool. An error fails the call with the error's
+	// message.
+	Execute func(ctx context.Context, call ToolCall) (ToolResult, error)
 
 	mcp *mcpInfo // set for tools listed from MCP servers
 }
 
-// A ToolFunc runs a tool. An error fails the call with the error's message.
-type ToolFunc func(ctx context.Context, call ToolCall) (ToolResult, error)
+// mcpInfo keeps what the namespace model needs about an MCP catalog tool.
+type mcpInfo struct {
+	server, tool, title, operation string
+}
 
 // A ToolCall is one invocation of a tool.
 type ToolCall struct {
@@ -150,9 +158,48 @@ type TrajectoryEvent struct {
 
 // Trajectory statuses.
 const (
-	StatusRunning = "running"
-	StatusOK      = "ok"
-	StatusError   = "error"
-	StatusDenied  = "denied"
-	StatusBlocked = "blocked"
+	statusRunning = "running"
+	statusOK      = "ok"
+	statusError   = "error"
+	statusDenied  = "denied"
+	statusBlocked = "blocked"
 )
+
+// toCatalogTool is t as the catalog takes it; i is its position among the
+// turn's tools.
+func toCatalogTool(t Tool, i int) catalog.Tool {
+	ct := catalog.Tool{Name: t.Name, Label: t.Label, Description: t.Description, Owner: t.Owner, Bundled: t.Bundled,
+		MCPToolName: t.MCPToolName, Parameters: t.Parameters, OutputSchema: t.OutputSchema, DirectOnly: t.DirectOnly, Index: i}
+	switch t.Source {
+	case SourcePlugin:
+		ct.Kind = catalog.Plugin
+	case SourceMCP:
+		ct.Kind = catalog.MCP
+	case SourceClient:
+		ct.Kind = catalog.Client
+	default:
+		ct.Kind = catalog.Core
+	}
+	return ct
+}
+
+// policyRef names a tool for policy matching (CM-3.6).
+func policyRef(t Tool, ct catalog.Tool) config.ToolRef {
+	ref := config.ToolRef{Name: t.Name, ID: catalog.ID(ct)}
+	switch t.Source {
+	case SourcePlugin:
+		ref.Owner = t.Owner
+	case SourceMCP:
+		ref.Owner = "bundle-mcp"
+	}
+	return ref
+}
+
+// definitionOf is t as the model sees it when it is model-visible.
+func definitionOf(t Tool) Definition {
+	params := t.Parameters
+	if len(strings.TrimSpace(string(params))) == 0 {
+		params = json.RawMessage(`{"type":"object","properties":{}}`)
+	}
+	return Definition{Name: t.Name, Label: t.Label, Description: t.Description, Parameters: params}
+}

@@ -31,28 +31,26 @@ type TranscriptStore interface {
 	Records(sessionKey string) ([]TranscriptRecord, error)
 }
 
-// MemoryTranscripts is an in-memory TranscriptStore. Sharing one between a
-// runtime and its replacement models a restart with a durable transcript.
-type MemoryTranscripts struct {
+// NewMemoryTranscripts returns an empty in-memory TranscriptStore. Sharing
+// one between a runtime and its replacement models a restart with a
+// durable transcript.
+func NewMemoryTranscripts() TranscriptStore {
+	return &memoryTranscripts{sessions: map[string][]TranscriptRecord{}}
+}
+
+type memoryTranscripts struct {
 	mu       sync.Mutex
 	sessions map[string][]TranscriptRecord
 }
 
-// NewMemoryTranscripts returns an empty store.
-func NewMemoryTranscripts() *MemoryTranscripts {
-	return &MemoryTranscripts{sessions: map[string][]TranscriptRecord{}}
-}
-
-// Append implements TranscriptStore.
-func (m *MemoryTranscripts) Append(sessionKey string, rec TranscriptRecord) error {
+func (m *memoryTranscripts) Append(sessionKey string, rec TranscriptRecord) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.sessions[sessionKey] = append(m.sessions[sessionKey], rec)
 	return nil
 }
 
-// Records implements TranscriptStore.
-func (m *MemoryTranscripts) Records(sessionKey string) ([]TranscriptRecord, error) {
+func (m *memoryTranscripts) Records(sessionKey string) ([]TranscriptRecord, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return append([]TranscriptRecord(nil), m.sessions[sessionKey]...), nil

@@ -3,7 +3,9 @@ package codemode
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -117,7 +119,7 @@ func TestTurn_YieldAndWait(t *testing.T) {
 	if diff := cmp.Diff([]any{map[string]any{"type": "text", "text": "after"}}, got2["output"]); diff != "" {
 		t.Errorf("output mismatch (-want +got):\n%s", diff)
 	}
-	if n := rt.Suspended(); n != 0 {
+	if n := rt.Stats().Suspended; n != 0 {
 		t.Errorf("suspended runs after completion = %d, want 0", n)
 	}
 }
@@ -149,7 +151,54 @@ func TestRuntime_EndSession(t *testing.T) {
 	if got := rt.EndSession("agent:main:a"); got != 2 {
 		t.Errorf("EndSession(a) disposed %d runs, want 2", got)
 	}
-	if got := rt.Suspended(); got != 2 {
+	if got := rt.Stats().Suspended; got != 2 {
 		t.Errorf("%d runs suspended after session a ended, want session b's 2", got)
+	}
+}
+
+// failingTranscripts refuses to append records of one type.
+type failingTranscripts struct {
+	TranscriptStore
+	failType string
+}
+
+func (f failingTranscripts) Append(sessionKey string, rec TranscriptRecord) error {
+	if rec.Type == f.failType {
+		return errors.New("disk full")
+	}
+	return f.TranscriptStore.Append(sessionKey, rec)
+}
+
+// TestTurn_CallReportsTranscriptFailures: a transcript store that fails is
+// the host's failure, reported through Call's error; a call that could not
+// be recorded does not run.
+func TestTurn_CallReportsTranscriptFailures(t *testing.T) {
+	tests := []struct {
+		failType   string
+		wantRuns   int32
+		wantResult string
+		reason     string
+	}{
+		{failType: "tool_call", wantRuns: 0, wantResult: "", reason: "an unrecorded call never runs"},
+		{failType: "tool_result", wantRuns: 1, wantResult: `{"n":1}`, reason: "the call ran: its result comes with the error"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.failType, func(t *testing.T) {
+			rt := New(context.Background(), Options{Transcripts: failingTranscripts{NewMemoryTranscripts(), tt.failType}})
+			t.Cleanup(rt.Close)
+			var runs atomic.Int32
+			mirror := echoTool(&runs)
+			turn := execTurn(t, rt, `{}`, mirror)
+			res, err := turn.Call(context.Background(), "call_1", "mirror", json.RawMessage(`{"n":1}`))
+			if err == nil || !strings.Contains(err.Error(), "disk full") {
+				t.Errorf("Call error = %v, want the store's failure\nreason: %s", err, tt.reason)
+			}
+			if n := runs.Load(); n != tt.wantRuns {
+				t.Errorf("the tool ran %d times, want %d\nreason: %s", n, tt.wantRuns, tt.reason)
+			}
+			if got := string(res.Details); got != tt.wantResult {
+				t.Errorf("result details = %q, want %q\nreason: %s", got, tt.wantResult, tt.reason)
+			}
+		})
 	}
 }

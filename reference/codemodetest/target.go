@@ -47,7 +47,7 @@ type target struct {
 	setup *conformance.Setup
 	sys   *harness.System
 	// transcripts is the durable state, shared by the systems of a restart.
-	transcripts *codemode.MemoryTranscripts
+	transcripts codemode.TranscriptStore
 	fakeMCP     driver.FakeMCP
 	realMCP     realMCP
 	isolation   codemode.Isolation

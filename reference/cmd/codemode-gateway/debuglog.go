@@ -9,8 +9,16 @@ import (
 	"strings"
 	"sync"
 	"time"
+)
 
-	codemode "github.com/codemodekit/kit/reference"
+// The debug switches of SPEC.md chapter 21. The runtime reads
+// OPENCLAW_DEBUG_CODE_MODE itself, from the environment the gateway gives
+// it; the gateway reads the model-side ones.
+const (
+	envDebugCodeMode       = "OPENCLAW_DEBUG_CODE_MODE"
+	envDebugModelTransport = "OPENCLAW_DEBUG_MODEL_TRANSPORT"
+	envDebugModelPayload   = "OPENCLAW_DEBUG_MODEL_PAYLOAD"
+	envDebugSSE            = "OPENCLAW_DEBUG_SSE"
 )
 
 // Bounds of the debug log (SPEC.md CM-21.5, CM-21.6).
@@ -37,11 +45,11 @@ type transportLog struct {
 }
 
 func newTransportLog(getenv func(string) string, out io.Writer) *transportLog {
-	l := &transportLog{out: out, transportOn: getenv(codemode.EnvDebugModelTransport) == "1"}
-	if p := getenv(codemode.EnvDebugModelPayload); p == "tools" || p == "full-redacted" {
+	l := &transportLog{out: out, transportOn: getenv(envDebugModelTransport) == "1"}
+	if p := getenv(envDebugModelPayload); p == "tools" || p == "full-redacted" {
 		l.payloadMode = p
 	}
-	if s := getenv(codemode.EnvDebugSSE); s == "events" || s == "peek" {
+	if s := getenv(envDebugSSE); s == "events" || s == "peek" {
 		l.sseMode = s
 	}
 	return l

@@ -73,7 +73,7 @@ func bootGateway(ctx context.Context, path, stateDir string, ro runtimeOptions, 
 	}
 	// The runtime writes the code-mode lifecycle lines; the gateway writes
 	// the model-side ones, for its real model requests.
-	env := map[string]string{codemode.EnvDebugCodeMode: getenv(codemode.EnvDebugCodeMode)}
+	env := map[string]string{envDebugCodeMode: getenv(envDebugCodeMode)}
 	sys, err := harness.Boot(ctx, harness.Options{
 		Namespaces: cfg.Kit.Namespaces, RolledBack: cfg.Kit.RolledBack, Runtime: cfg.Kit.Runtime,
 		Env: env, Transcripts: tr, SubAgents: g.subAgent, StrictPreemption: ro.strict, Isolation: ro.isolation,

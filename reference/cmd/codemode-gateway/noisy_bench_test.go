@@ -42,11 +42,15 @@ throw new Error("y".repeat(48 << 20))`
 //
 // 1000 turns at least: with fewer, p99 is the maximum.
 func BenchmarkNoisyNeighbour(b *testing.B) {
-	for _, iso := range []codemode.Isolation{codemode.ProcessIsolation, codemode.InProcess} {
+	for _, isolation := range []string{"process", "in-process"} {
+		iso, err := codemode.ParseIsolation(isolation)
+		if err != nil {
+			b.Fatal(err)
+		}
 		for _, noisy := range []bool{false, true} {
-			name := iso.String() + "/quiet"
+			name := isolation + "/quiet"
 			if noisy {
-				name = iso.String() + "/noisy"
+				name = isolation + "/noisy"
 			}
 			b.Run(name, func(b *testing.B) { benchmarkNeighbours(b, iso, noisy) })
 		}

@@ -32,7 +32,7 @@ var (
 // command writes, runs the tests, then fails when a full run left a golden
 // file in testdata that no test reads.
 func TestMain(m *testing.M) {
-	for _, k := range []string{codemode.EnvDebugCodeMode, codemode.EnvDebugModelTransport, codemode.EnvDebugModelPayload, codemode.EnvDebugSSE} {
+	for _, k := range []string{"OPENCLAW_DEBUG_CODE_MODE", "OPENCLAW_DEBUG_MODEL_TRANSPORT", "OPENCLAW_DEBUG_MODEL_PAYLOAD", "OPENCLAW_DEBUG_SSE"} {
 		_ = os.Unsetenv(k)
 	}
 	code := m.Run()

@@ -44,7 +44,7 @@ type request struct {
 // its bridge. A request is forgotten once its result reached the guest;
 // the ledger remembers its id.
 type bridge struct {
-	host        Host
+	turn        *Turn
 	parent      string // tool call id of the exec that started the run
 	restartSafe bool
 
@@ -61,9 +61,9 @@ type bridge struct {
 	notify     chan struct{}
 }
 
-func newBridge(host Host, maxPending int, parent string, restartSafe bool) *bridge {
+func newBridge(t *Turn, parent string, restartSafe bool) *bridge {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &bridge{host: host, parent: parent, restartSafe: restartSafe, ledger: guest.NewLedger(maxPending),
+	return &bridge{turn: t, parent: parent, restartSafe: restartSafe, ledger: guest.NewLedger(t.Settings.MaxPendingToolCalls),
 		ctx: ctx, cancel: cancel, notify: make(chan struct{}, 1)}
 }
 
@@ -87,7 +87,7 @@ func (b *bridge) Request(method, id string, args []byte) {
 }
 
 // Note implements sandbox.Handler: Swarm's phase and log.
-func (b *bridge) Note(kind, text string) { b.host.Note(kind, text) }
+func (b *bridge) Note(kind, text string) { b.turn.Host.Note(kind, text) }
 
 // broken reports whether the guest half sent a request it should have
 // refused.
@@ -112,20 +112,20 @@ func (b *bridge) dispatch(r *request, args json.RawMessage) {
 	switch r.method {
 	case guest.MethodSearch:
 		r.replaySafe, r.dispatched = true, true
-		b.host.Count(guest.MethodSearch)
+		b.turn.Count(guest.MethodSearch)
 		var a struct {
 			Query string   `json:"query"`
 			Limit *float64 `json:"limit"`
 		}
 		_ = json.Unmarshal(args, &a)
-		s := b.host.Settings()
+		s := b.turn.Settings
 		limit := s.SearchDefaultLimit
 		if a.Limit != nil && *a.Limit >= 1 {
 			// The guest checked that the limit is an integer of at least
 			// one; any size is capped (CM-10.11), 2**63 included.
 			limit = int(math.Min(*a.Limit, float64(s.MaxSearchLimit)))
 		}
-		hits := b.host.Catalog().Search(a.Query, limit)
+		hits := b.turn.Catalog.Search(a.Query, limit)
 		out := make([]catalog.Compact, len(hits))
 		for i, e := range hits {
 			out[i] = e.Compact()
@@ -133,12 +133,12 @@ func (b *bridge) dispatch(r *request, args json.RawMessage) {
 		b.settleLocked(r, true, mustJSON(out))
 	case guest.MethodDescribe:
 		r.replaySafe, r.dispatched = true, true
-		b.host.Count(guest.MethodDescribe)
+		b.turn.Count(guest.MethodDescribe)
 		var a struct {
 			ID string `json:"id"`
 		}
 		_ = json.Unmarshal(args, &a)
-		e, err := b.host.Catalog().Lookup(a.ID)
+		e, err := b.turn.Catalog.Lookup(a.ID)
 		if err != nil {
 			b.settleLocked(r, false, err.Error())
 			return
@@ -149,13 +149,13 @@ func (b *bridge) dispatch(r *request, args json.RawMessage) {
 		// 16 MiB, and sixteen calls in flight held it several times over.
 		m, _ := members(args, "id", "input")
 		id, _ := stringValue(m[0])
-		e, err := b.host.Catalog().Lookup(id)
-		r.replaySafe = err == nil && strings.TrimSpace(id) == e.ID && b.host.ReplaySafe(e)
+		e, err := b.turn.Catalog.Lookup(id)
+		r.replaySafe = err == nil && strings.TrimSpace(id) == e.ID && b.turn.ReplaySafe[e.ID]
 		if b.restartSafe && !r.replaySafe {
 			return
 		}
 		r.dispatched = true
-		b.host.Count(guest.MethodCall)
+		b.turn.Count(guest.MethodCall)
 		if err != nil {
 			b.settleLocked(r, false, err.Error())
 			return
@@ -176,7 +176,7 @@ func (b *bridge) dispatch(r *request, args json.RawMessage) {
 		r.replaySafe, r.dispatched = true, true
 		var n Nested
 		if r.method == guest.MethodSpawn {
-			b.host.Count(guest.MethodCall)
+			b.turn.Count(guest.MethodCall)
 			b.nested++
 			n = Nested{Parent: b.parent, Seq: b.nested}
 		}
@@ -184,9 +184,9 @@ func (b *bridge) dispatch(r *request, args json.RawMessage) {
 			var v json.RawMessage
 			var err error
 			if r.method == guest.MethodSpawn {
-				v, err = b.host.SpawnAgent(b.ctx, args, n)
+				v, err = b.turn.Host.SpawnAgent(b.ctx, args, n)
 			} else {
-				v, err = b.host.WaitAgent(b.ctx, args)
+				v, err = b.turn.Host.WaitAgent(b.ctx, args)
 			}
 			if err != nil {
 				b.settle(r, false, err.Error())
@@ -203,7 +203,7 @@ func (b *bridge) dispatch(r *request, args json.RawMessage) {
 		b.nested++
 		n := Nested{Parent: b.parent, Seq: b.nested}
 		go func() {
-			v, err := b.host.Namespace(b.ctx, args, n)
+			v, err := b.turn.Host.Namespace(b.ctx, args, n)
 			if err != nil {
 				b.settle(r, false, err.Error())
 				return
@@ -217,7 +217,7 @@ func (b *bridge) runCall(r *request, e catalog.Entry, input json.RawMessage, n N
 	if len(input) == 0 {
 		input = json.RawMessage("{}")
 	}
-	res, err := b.host.Call(b.ctx, e, input, n)
+	res, err := b.turn.Host.Call(b.ctx, e, input, n)
 	if err != nil {
 		b.settle(r, false, err.Error())
 		return

@@ -26,47 +26,35 @@ import (
 	"github.com/codemodekit/kit/reference/internal/cpumeter"
 )
 
-// benchHost is a Host with one core tool, noop, that returns at once.
-type benchHost struct {
-	cat *catalog.Catalog
-	s   config.Settings
-	gc  []byte
-}
+// benchHost is a Host over a catalog of one core tool, noop, that
+// returns at once.
+type benchHost struct{}
 
-func newBenchHost(b *testing.B) *benchHost {
+// newBenchTurn is a turn of benchScope with benchHost as its host.
+func newBenchTurn(b *testing.B) *Turn {
 	b.Helper()
 	cat := catalog.Build([]catalog.Tool{{Name: "noop", Description: "Returns at once.", Kind: catalog.Core,
 		Parameters: json.RawMessage(`{"type":"object","properties":{}}`)}})
 	s := config.Resolve(json.RawMessage(`{"tools":{"codeMode":true}}`), "main").Settings
-	gc := guest.Config{MaxOutputBytes: s.MaxOutputBytes,
-		APIFiles: []guest.APIFile{}, Namespaces: []guest.Namespace{}}
-	raw, err := json.Marshal(gc)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return &benchHost{cat: cat, s: s, gc: raw}
+	return &Turn{Scope: benchScope, Settings: s, Catalog: cat, Host: benchHost{}}
 }
 
 var errBenchUnsupported = errors.New("not supported by the benchmark host")
 
-func (h *benchHost) Catalog() *catalog.Catalog          { return h.cat }
-func (h *benchHost) Settings() config.Settings          { return h.s }
-func (h *benchHost) GuestConfig(string) ([]byte, error) { return h.gc, nil }
-func (h *benchHost) Telemetry() Telemetry               { return Telemetry{} }
-func (h *benchHost) Count(string)                       {}
-func (h *benchHost) ReplaySafe(catalog.Entry) bool      { return false }
-func (h *benchHost) Note(string, string)                {}
-func (h *benchHost) Aborted() bool                      { return false }
-func (h *benchHost) WaitAgent(context.Context, json.RawMessage) (json.RawMessage, error) {
+func (benchHost) Note(string, string)                      {}
+func (benchHost) Aborted() bool                            { return false }
+func (benchHost) Scoped() bool                             { return false }
+func (benchHost) Scopes(string) ([]guest.Namespace, error) { return nil, nil }
+func (benchHost) WaitAgent(context.Context, json.RawMessage) (json.RawMessage, error) {
 	return nil, errBenchUnsupported
 }
-func (h *benchHost) SpawnAgent(context.Context, json.RawMessage, Nested) (json.RawMessage, error) {
+func (benchHost) SpawnAgent(context.Context, json.RawMessage, Nested) (json.RawMessage, error) {
 	return nil, errBenchUnsupported
 }
-func (h *benchHost) Namespace(context.Context, json.RawMessage, Nested) (json.RawMessage, error) {
+func (benchHost) Namespace(context.Context, json.RawMessage, Nested) (json.RawMessage, error) {
 	return nil, errBenchUnsupported
 }
-func (h *benchHost) Call(context.Context, catalog.Entry, json.RawMessage, Nested) (ToolResult, error) {
+func (benchHost) Call(context.Context, catalog.Entry, json.RawMessage, Nested) (ToolResult, error) {
 	return ToolResult{Content: json.RawMessage(`[{"type":"text","text":"ok"}]`), Details: json.RawMessage(`{"ok":true}`)}, nil
 }
 
@@ -146,7 +134,7 @@ func BenchmarkExec(b *testing.B) {
 			}
 			b.Run(tc.name+"/"+mode, func(b *testing.B) {
 				rn := newBenchRunner(b)
-				host := newBenchHost(b)
+				turn := newBenchTurn(b)
 				args := execArgs(tc.code, tc.lang)
 				ctx := context.Background()
 				b.ReportAllocs()
@@ -159,7 +147,7 @@ func BenchmarkExec(b *testing.B) {
 						waitPoolFull(rn)
 						m.Start()
 					}
-					res := rn.Exec(ctx, host, benchScope, "call_"+strconv.Itoa(i), args)
+					res := rn.Exec(ctx, turn, "call_"+strconv.Itoa(i), args)
 					if res.Status != "completed" || string(res.Value) != tc.want {
 						b.Fatalf("exec = %+v, want completed %s", res, tc.want)
 					}
@@ -172,14 +160,14 @@ func BenchmarkExec(b *testing.B) {
 const yieldSource = `const r = await yield_control("pause"); return r.status`
 
 // suspendOne runs an exec that suspends on yield_control and returns its id.
-func suspendOne(b *testing.B, rn *Runner, host Host, callID string, args json.RawMessage) string {
-	res := rn.Exec(context.Background(), host, benchScope, callID, args)
+func suspendOne(b *testing.B, rn *Runner, turn *Turn, callID string, args json.RawMessage) string {
+	res := rn.Exec(context.Background(), turn, callID, args)
 	mustStatus(b, res, "waiting")
 	return res.RunID
 }
 
-func resumeOne(b *testing.B, rn *Runner, host Host, runID string) {
-	res := rn.Wait(context.Background(), host, benchScope, "wait_"+runID, json.RawMessage(`{"runId":"`+runID+`"}`))
+func resumeOne(b *testing.B, rn *Runner, turn *Turn, runID string) {
+	res := rn.Wait(context.Background(), turn, "wait_"+runID, json.RawMessage(`{"runId":"`+runID+`"}`))
 	if res.Status != "completed" || string(res.Value) != `"yielded"` {
 		b.Fatalf("wait = %+v, want completed \"yielded\"", res)
 	}
@@ -196,7 +184,7 @@ func BenchmarkSuspendResume(b *testing.B) {
 	for _, part := range []string{"suspend", "resume", "roundtrip"} {
 		b.Run(part, func(b *testing.B) {
 			rn := newBenchRunner(b)
-			host := newBenchHost(b)
+			turn := newBenchTurn(b)
 			var raw, z int
 			b.ReportAllocs()
 			b.ResetTimer()
@@ -208,7 +196,7 @@ func BenchmarkSuspendResume(b *testing.B) {
 				if part != "resume" {
 					m.Start()
 				}
-				id := suspendOne(b, rn, host, "call_"+strconv.Itoa(i), args)
+				id := suspendOne(b, rn, turn, "call_"+strconv.Itoa(i), args)
 				m.Stop()
 				rn.store.mu.Lock()
 				r := rn.store.runs[id]
@@ -220,7 +208,7 @@ func BenchmarkSuspendResume(b *testing.B) {
 				if part != "suspend" {
 					m.Start()
 				}
-				resumeOne(b, rn, host, id)
+				resumeOne(b, rn, turn, id)
 				m.Stop()
 			}
 			b.ReportMetric(float64(raw), "raw-B")
@@ -252,7 +240,7 @@ func heapBytes() uint64 {
 // ns/op is the time to suspend all 64.
 func BenchmarkSuspended64(b *testing.B) {
 	rn := newBenchRunner(b)
-	host := newBenchHost(b)
+	turn := newBenchTurn(b)
 	args := execArgs(yieldSource, "")
 	var heap, rss, z float64
 	m := cpumeter.New(b)
@@ -264,7 +252,7 @@ func BenchmarkSuspended64(b *testing.B) {
 		h0, r0 := heapBytes(), rssBytes(b)
 		m.Start()
 		for j := 0; j < MaxSuspendedRuns; j++ {
-			suspendOne(b, rn, host, "call_"+strconv.Itoa(j), args)
+			suspendOne(b, rn, turn, "call_"+strconv.Itoa(j), args)
 		}
 		m.Stop()
 		waitPoolFull(rn) // the pool's own VM is in both readings

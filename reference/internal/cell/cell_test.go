@@ -17,8 +17,8 @@ import (
 	"github.com/codemodekit/kit/reference/internal/sandbox"
 )
 
-// fakeHost is a minimal Host: one "echo" core tool returning its input as
-// details.
+// fakeHost is a minimal Host over a catalog of one "echo" core tool that
+// returns its input as details.
 type fakeHost struct {
 	settings config.Settings
 	cat      *catalog.Catalog
@@ -31,14 +31,6 @@ func newFakeHost(settings config.Settings) *fakeHost {
 		Parameters: json.RawMessage(`{"type":"object","properties":{}}`)}})}
 }
 
-func (h *fakeHost) Catalog() *catalog.Catalog { return h.cat }
-func (h *fakeHost) Settings() config.Settings { return h.settings }
-func (h *fakeHost) GuestConfig(string) ([]byte, error) {
-	return json.Marshal(guest.Config{MaxOutputBytes: h.settings.MaxOutputBytes,
-		APIFiles: []guest.APIFile{}, Namespaces: []guest.Namespace{}})
-}
-func (h *fakeHost) Telemetry() Telemetry { return Telemetry{} }
-func (h *fakeHost) Count(string)         {}
 func (h *fakeHost) Call(ctx context.Context, e catalog.Entry, input json.RawMessage, n Nested) (ToolResult, error) {
 	h.mu.Lock()
 	h.calls++
@@ -48,15 +40,30 @@ func (h *fakeHost) Call(ctx context.Context, e catalog.Entry, input json.RawMess
 func (h *fakeHost) Namespace(context.Context, json.RawMessage, Nested) (json.RawMessage, error) {
 	return nil, nil
 }
-func (h *fakeHost) ReplaySafe(catalog.Entry) bool { return false }
 func (h *fakeHost) SpawnAgent(context.Context, json.RawMessage, Nested) (json.RawMessage, error) {
 	return nil, nil
 }
 func (h *fakeHost) WaitAgent(context.Context, json.RawMessage) (json.RawMessage, error) {
 	return nil, nil
 }
-func (h *fakeHost) Note(string, string) {}
-func (h *fakeHost) Aborted() bool       { return false }
+func (h *fakeHost) Note(string, string)                      {}
+func (h *fakeHost) Aborted() bool                            { return false }
+func (h *fakeHost) Scoped() bool                             { return false }
+func (h *fakeHost) Scopes(string) ([]guest.Namespace, error) { return nil, nil }
+func (h *fakeHost) fake() *fakeHost                          { return h }
+
+// testHost is a fakeHost, or a host that embeds one and overrides some of
+// its methods.
+type testHost interface {
+	Host
+	fake() *fakeHost
+}
+
+// turnOf is a Turn of scope with h as its host, and h's settings and
+// catalog.
+func turnOf(h testHost, scope Scope) *Turn {
+	return &Turn{Scope: scope, Settings: h.fake().settings, Catalog: h.fake().cat, Host: h}
+}
 
 func testRunner(t testing.TB) *Runner {
 	t.Helper()
@@ -69,10 +76,10 @@ func testRunner(t testing.TB) *Runner {
 	return rn
 }
 
-func exec(t testing.TB, rn *Runner, h Host, code string) Result {
+func exec(t testing.TB, rn *Runner, h testHost, code string) Result {
 	t.Helper()
 	args, _ := json.Marshal(map[string]string{"code": code})
-	return rn.Exec(context.Background(), h, Scope{AgentRunID: "r"}, "call_1", args)
+	return rn.Exec(context.Background(), turnOf(h, Scope{AgentRunID: "r"}), "call_1", args)
 }
 
 func TestExec_ValuesAndOutput(t *testing.T) {
@@ -140,7 +147,7 @@ func TestWait_ResumesYield(t *testing.T) {
 		t.Fatalf("exec = %+v, want waiting/yield", res)
 	}
 	args, _ := json.Marshal(map[string]string{"runId": res.RunID})
-	got := rn.Wait(context.Background(), h, Scope{AgentRunID: "r"}, "call_2", args)
+	got := rn.Wait(context.Background(), turnOf(h, Scope{AgentRunID: "r"}), "call_2", args)
 	if got.Status != "completed" || string(got.Value) != `{"status":"yielded","reason":"why"}` {
 		t.Errorf("wait = %s %s %s", got.Status, got.Value, got.Error)
 	}
@@ -148,7 +155,7 @@ func TestWait_ResumesYield(t *testing.T) {
 		t.Errorf("%d runs still suspended", rn.Suspended())
 	}
 	// A second wait finds nothing.
-	again := rn.Wait(context.Background(), h, Scope{AgentRunID: "r"}, "call_3", args)
+	again := rn.Wait(context.Background(), turnOf(h, Scope{AgentRunID: "r"}), "call_3", args)
 	if again.Error != MsgRunUnavailable {
 		t.Errorf("second wait = %q, want %q", again.Error, MsgRunUnavailable)
 	}
@@ -190,10 +197,12 @@ func FuzzBridgeRequest(f *testing.F) {
 	f.Add("call", strings.Repeat("[", 1001)+strings.Repeat("]", 1001), "bridge:call:4")
 	f.Add("callValue", `{"id":"openclaw:core:echo","input":"\ud800"}`, "bridge:callValue:1\n")
 	refusals := []string{MsgUnsupportedMethod, MsgInvalidBridgeID, MsgDuplicateBridgeID, MsgBridgeRequestTooLarge, MsgTooManyPending}
-	h := newFakeHost(config.Defaults())
+	s := config.Defaults()
+	s.MaxPendingToolCalls = 4
+	h := newFakeHost(s)
 	f.Fuzz(func(t *testing.T, method, args, id string) {
 		guestHalf := guest.NewLedger(4)
-		b := newBridge(h, 4, "call_1", false)
+		b := newBridge(turnOf(h, Scope{AgentRunID: "r"}), "call_1", false)
 		defer b.dispose()
 		if msg := guestHalf.Check(method, id, []byte(args), false); msg != "" {
 			if !slices.Contains(refusals, msg) {
@@ -264,7 +273,7 @@ func TestWait_RefusesTamperedSnapshots(t *testing.T) {
 	}
 	wait := func(id string) Result {
 		args, _ := json.Marshal(map[string]string{"runId": id})
-		return rn.Wait(context.Background(), h, Scope{AgentRunID: "r"}, "call_w", args)
+		return rn.Wait(context.Background(), turnOf(h, Scope{AgentRunID: "r"}), "call_w", args)
 	}
 	tamper := func(id string, f func(r *run)) {
 		rn.store.mu.Lock()
@@ -304,7 +313,9 @@ func TestWait_RefusesTamperedSnapshots(t *testing.T) {
 // delivered request is forgotten, and the ledger of 100000 consecutive
 // ids is as small as that of one.
 func TestBridge_ForgetsDeliveredRequests(t *testing.T) {
-	b := newBridge(newFakeHost(config.Defaults()), 4, "call_1", false)
+	s := config.Defaults()
+	s.MaxPendingToolCalls = 4
+	b := newBridge(turnOf(newFakeHost(s), Scope{AgentRunID: "r"}), "call_1", false)
 	defer b.dispose()
 	one := 0
 	for i := 1; i <= 100000; i++ {

@@ -15,10 +15,10 @@ import (
 	"github.com/codemodekit/kit/reference/internal/sandbox"
 )
 
-// Exec runs one exec call. toolCallID is the model's id for the call.
-func (rn *Runner) Exec(ctx context.Context, host Host, scope Scope, toolCallID string, args json.RawMessage) Result {
-	res := rn.exec(ctx, host, scope, toolCallID, args, Rebuild{})
-	res.Telemetry = host.Telemetry()
+// Exec runs one exec call of t. toolCallID is the model's id for the call.
+func (rn *Runner) Exec(ctx context.Context, t *Turn, toolCallID string, args json.RawMessage) Result {
+	res := rn.exec(ctx, t, toolCallID, args, Rebuild{})
+	res.Telemetry = t.telemetry()
 	return res
 }
 
@@ -32,9 +32,9 @@ type Rebuild struct {
 
 // ExecRebuilt re-runs a recorded restart-safe exec as the answer to a wait
 // for a run lost in a restart. args are the recorded exec arguments.
-func (rn *Runner) ExecRebuilt(ctx context.Context, host Host, scope Scope, execToolCallID string, args json.RawMessage, rb Rebuild) Result {
-	res := rn.exec(ctx, host, scope, execToolCallID, args, rb)
-	res.Telemetry = host.Telemetry()
+func (rn *Runner) ExecRebuilt(ctx context.Context, t *Turn, execToolCallID string, args json.RawMessage, rb Rebuild) Result {
+	res := rn.exec(ctx, t, execToolCallID, args, rb)
+	res.Telemetry = t.telemetry()
 	return res
 }
 
@@ -43,7 +43,7 @@ func unavailable(reason string) Result {
 	return Failed(CodeRuntimeUnavailable, PhaseHost, MsgRuntimeUnavailable+reason)
 }
 
-func (rn *Runner) exec(ctx context.Context, host Host, scope Scope, toolCallID string, args json.RawMessage, rb Rebuild) Result {
+func (rn *Runner) exec(ctx context.Context, t *Turn, toolCallID string, args json.RawMessage, rb Rebuild) Result {
 	in, fail := ParseExec(args)
 	if fail != nil {
 		return *fail
@@ -51,7 +51,7 @@ func (rn *Runner) exec(ctx context.Context, host Host, scope Scope, toolCallID s
 	if rb.RunID != "" {
 		in.RestartSafe = true
 	}
-	s := host.Settings()
+	s := t.Settings
 	rn.store.sweep()
 	if !s.RuntimeSupported() {
 		return unavailable("unsupported runtime " + s.RuntimeJSON + ".")
@@ -68,22 +68,21 @@ func (rn *Runner) exec(ctx context.Context, host Host, scope Scope, toolCallID s
 		return Failed(CodeInvalidInput, PhaseInput, LanguageDisabled(in.Language))
 	}
 	deadline := time.Now().Add(time.Duration(s.TimeoutMs) * time.Millisecond)
-	r := &run{id: rb.RunID, scope: scope, host: host,
-		bridge: newBridge(host, s.MaxPendingToolCalls, toolCallID, in.RestartSafe), restartSafe: in.RestartSafe}
+	r := &run{id: rb.RunID, scope: t.Scope, turn: t, bridge: newBridge(t, toolCallID, in.RestartSafe), restartSafe: in.RestartSafe}
 	r.output.skip = rb.SkipOutput
 	return rn.supervise(ctx, r, deadline, true, func(l *leg) Result {
 		if res, ok := l.begin(); !ok {
 			return res
 		}
-		start := sandbox.Start{Deadline: deadline, Limits: limitsOf(s), Catalog: host.Catalog().Guest(),
+		start := sandbox.Start{Deadline: deadline, Limits: limitsOf(s), Catalog: t.Catalog.Guest(),
 			MaxPending: s.MaxPendingToolCalls}
 		// The source is prepared by the guest half: it is untrusted input,
 		// and esbuild and the lexers are code a hostile source could hold.
 		// When the guest configuration is the turn's own, preparation and
 		// start are one operation; else the configuration (a namespace
 		// scope made for the cell) waits for a source that prepared.
-		if pc, ok := host.(plainConfiger); ok {
-			if cfg, ok := pc.PlainGuestConfig(); ok {
+		if !t.Host.Scoped() {
+			if cfg, err := t.guestConfig(nil); err == nil {
 				start.Config = cfg
 				pf, rep := l.g.Exec(in.Code, prepare.Language(in.Language), start)
 				if pf != nil {
@@ -102,20 +101,17 @@ func (rn *Runner) exec(ctx context.Context, host Host, scope Scope, toolCallID s
 		if time.Now().After(deadline) {
 			return Failed(CodeTimeout, PhaseHost, MsgTimeout)
 		}
-		guestConfig, err := host.GuestConfig(toolCallID)
+		scopes, err := t.Host.Scopes(toolCallID)
+		if err != nil {
+			return Failed(CodeInvalidInput, PhaseInput, err.Error())
+		}
+		guestConfig, err := t.guestConfig(scopes)
 		if err != nil {
 			return Failed(CodeInvalidInput, PhaseInput, err.Error())
 		}
 		start.Config = guestConfig
 		return l.drive(l.g.Start(start))
 	})
-}
-
-// plainConfiger is a Host that can tell the guest configuration without
-// per-cell work (no namespace scope to make): the cell then prepares and
-// starts its guest in one operation.
-type plainConfiger interface {
-	PlainGuestConfig() ([]byte, bool)
 }
 
 // prepareFailure is the result of a source that did not prepare.
@@ -133,12 +129,17 @@ func limitsOf(s config.Settings) sandbox.Limits {
 	return sandbox.Limits{MemoryBytes: s.MemoryLimitBytes, MaxOutputBytes: s.MaxOutputBytes}
 }
 
-// Wait runs one wait call.
-func (rn *Runner) Wait(ctx context.Context, host Host, scope Scope, toolCallID string, args json.RawMessage) Result {
-	res := rn.wait(ctx, scope, args)
-	res.Telemetry = host.Telemetry()
+// Wait runs one wait call of t. The run it resumes keeps the Turn of the
+// exec that started it.
+func (rn *Runner) Wait(ctx context.Context, t *Turn, toolCallID string, args json.RawMessage) Result {
+	res := rn.wait(ctx, t.Scope, args)
+	res.Telemetry = t.telemetry()
 	return res
 }
+
+// testHookWaitAdmitted, when a test sets it, runs on a wait's goroutine
+// once the wait has admitted its run and checked its seal.
+var testHookWaitAdmitted func()
 
 func (rn *Runner) wait(ctx context.Context, scope Scope, args json.RawMessage) Result {
 	id, fail := ParseWait(args)
@@ -153,7 +154,10 @@ func (rn *Runner) wait(ctx context.Context, scope Scope, args json.RawMessage) R
 	if !rn.sealer.verify(r) {
 		return rn.refuseUnsealed(r)
 	}
-	s := r.host.Settings()
+	if testHookWaitAdmitted != nil {
+		testHookWaitAdmitted()
+	}
+	s := r.turn.Settings
 	deadline := time.Now().Add(time.Duration(s.TimeoutMs) * time.Millisecond)
 	r.bridge.resolveYields()
 	if !r.awaitReady(ctx, deadline.Add(-resumeMin(s.TimeoutMs))) {

@@ -70,7 +70,7 @@ func TestFault_GuestTrap(t *testing.T) {
 	h := newFakeHost(config.Defaults())
 	leaks := startLeakCheck(t, rn)
 	scope := Scope{AgentRunID: "r"}
-	res := rn.Exec(context.Background(), h, scope, "call_1", execArgs(`await yield_control(); return "resumed"`, ""))
+	res := rn.Exec(context.Background(), turnOf(h, scope), "call_1", execArgs(`await yield_control(); return "resumed"`, ""))
 	if res.Status != "waiting" {
 		t.Fatalf("exec = %+v", res)
 	}
@@ -93,7 +93,7 @@ func TestFault_GuestTrap(t *testing.T) {
 		t.Error("the trapped run is still stored")
 	}
 	for i := range 3 {
-		if next := rn.Exec(context.Background(), h, scope, "call_2", execArgs(`return 6*7`, "")); next.Status != "completed" || string(next.Value) != "42" {
+		if next := rn.Exec(context.Background(), turnOf(h, scope), "call_2", execArgs(`return 6*7`, "")); next.Status != "completed" || string(next.Value) != "42" {
 			t.Errorf("exec %d after the trap = %s %s %s", i, next.Status, next.Value, next.Error)
 		}
 	}
@@ -115,11 +115,11 @@ func TestFault_CapHammer(t *testing.T) {
 	// Fill to the cap deterministically: the 65th suspension is refused.
 	full := Scope{AgentRunID: "full"}
 	for i := range MaxSuspendedRuns {
-		if res := rn.Exec(context.Background(), h, full, "call_f", execArgs(`await yield_control(); return 1`, "")); res.Status != "waiting" {
+		if res := rn.Exec(context.Background(), turnOf(h, full), "call_f", execArgs(`await yield_control(); return 1`, "")); res.Status != "waiting" {
 			t.Fatalf("exec %d below the cap = %s %s", i, res.Status, res.Error)
 		}
 	}
-	over := rn.Exec(context.Background(), h, full, "call_o", execArgs(`await yield_control(); return 1`, ""))
+	over := rn.Exec(context.Background(), turnOf(h, full), "call_o", execArgs(`await yield_control(); return 1`, ""))
 	want := Result{Status: "failed", Code: CodeInvalidInput, FailurePhase: PhaseBridge, Error: MsgTooManyRuns, BridgeDispatchStarted: true}
 	if diff := cmp.Diff(want, payloadOf(over)); diff != "" {
 		t.Errorf("exec over the cap mismatch (-want +got):\n%s", diff)
@@ -128,7 +128,7 @@ func TestFault_CapHammer(t *testing.T) {
 		t.Errorf("%d runs stored at the cap, want %d", rn.Suspended(), MaxSuspendedRuns)
 	}
 	// A cell without bridge requests needs no slot (CM-8.33).
-	if res := rn.Exec(context.Background(), h, full, "call_p", execArgs(`return 1`, "")); res.Status != "completed" {
+	if res := rn.Exec(context.Background(), turnOf(h, full), "call_p", execArgs(`return 1`, "")); res.Status != "completed" {
 		t.Errorf("plain exec at the cap = %s %s", res.Status, res.Error)
 	}
 	// Keep most slots taken, so that the concurrent phase runs at the cap:
@@ -136,7 +136,7 @@ func TestFault_CapHammer(t *testing.T) {
 	rn.Drop(full.AgentRunID)
 	base := Scope{AgentRunID: "base"}
 	for i := range MaxSuspendedRuns - 8 {
-		if res := rn.Exec(context.Background(), h, base, "call_f", execArgs(`await yield_control(); return 1`, "")); res.Status != "waiting" {
+		if res := rn.Exec(context.Background(), turnOf(h, base), "call_f", execArgs(`await yield_control(); return 1`, "")); res.Status != "waiting" {
 			t.Fatalf("exec %d below the cap = %s %s", i, res.Status, res.Error)
 		}
 	}
@@ -171,7 +171,7 @@ func TestFault_CapHammer(t *testing.T) {
 			scope := Scope{AgentRunID: fmt.Sprintf("agent-%d", w%3)}
 			var mine []string
 			for i := range iterations {
-				res := rn.Exec(context.Background(), h, scope, "call_x", execArgs(fmt.Sprintf(`await yield_control(); return %d`, i), ""))
+				res := rn.Exec(context.Background(), turnOf(h, scope), "call_x", execArgs(fmt.Sprintf(`await yield_control(); return %d`, i), ""))
 				switch {
 				case res.Status == "waiting":
 					mine = append(mine, res.RunID)
@@ -250,7 +250,7 @@ func TestFault_TTLExpiryUnderLoad(t *testing.T) {
 	const parked = 24
 	var ids []string
 	for range parked {
-		res := rn.Exec(context.Background(), h, scope, "call_t", execArgs(`return await tools.callValue("openclaw:core:echo", {})`, ""))
+		res := rn.Exec(context.Background(), turnOf(h, scope), "call_t", execArgs(`return await tools.callValue("openclaw:core:echo", {})`, ""))
 		if res.Status != "waiting" || res.Reason != "pending_tools" {
 			t.Fatalf("exec = %+v, want waiting/pending_tools", res)
 		}
@@ -268,7 +268,7 @@ func TestFault_TTLExpiryUnderLoad(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for !stop.Load() {
-				if res := rn.Exec(context.Background(), plain, busy, "call_b", execArgs(`let x = 0; for (let i = 0; i < 1e4; i++) x += i; return x`, "")); res.Status != "completed" {
+				if res := rn.Exec(context.Background(), turnOf(plain, busy), "call_b", execArgs(`let x = 0; for (let i = 0; i < 1e4; i++) x += i; return x`, "")); res.Status != "completed" {
 					t.Errorf("exec under load = %s %s", res.Status, res.Error)
 					return
 				}
@@ -312,7 +312,7 @@ func TestFault_AbortMidDrain(t *testing.T) {
 	t.Run("exec", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		time.AfterFunc(300*time.Millisecond, cancel)
-		res := rn.Exec(ctx, h, scope, "call_a", execArgs(drain, ""))
+		res := rn.Exec(ctx, turnOf(h, scope), "call_a", execArgs(drain, ""))
 		got := payloadOf(res)
 		got.Output = nil
 		if diff := cmp.Diff(aborted, got); diff != "" {
@@ -325,13 +325,13 @@ func TestFault_AbortMidDrain(t *testing.T) {
 		short := s
 		short.TimeoutMs = 1000
 		parkHost := &cancelCountingHost{fakeHost: newFakeHost(short)}
-		res := rn.Exec(context.Background(), parkHost, scope, "call_b", execArgs(drain, ""))
+		res := rn.Exec(context.Background(), turnOf(parkHost, scope), "call_b", execArgs(drain, ""))
 		if res.Status != "waiting" {
 			t.Fatalf("exec = %+v, want waiting", res)
 		}
 		ctx, cancel := context.WithCancel(context.Background())
 		time.AfterFunc(100*time.Millisecond, cancel)
-		got := payloadOf(rn.Wait(ctx, parkHost, scope, "call_w", json.RawMessage(mustJSON(map[string]string{"runId": res.RunID}))))
+		got := payloadOf(rn.Wait(ctx, turnOf(parkHost, scope), "call_w", json.RawMessage(mustJSON(map[string]string{"runId": res.RunID}))))
 		want := aborted
 		want.FailurePhase = PhaseBridge
 		if diff := cmp.Diff(want, got); diff != "" {

@@ -79,7 +79,7 @@ func FuzzParseWait(f *testing.F) {
 		f.Add(s)
 	}
 	rn := NewRunner(nil, nil) // no engine: the store alone answers
-	h := newFakeHost(config.Defaults())
+	turn := turnOf(newFakeHost(config.Defaults()), Scope{AgentRunID: "r"})
 	f.Fuzz(func(t *testing.T, args string) {
 		id, fail := ParseWait(json.RawMessage(args))
 		if fail != nil {
@@ -98,12 +98,13 @@ func FuzzParseWait(f *testing.F) {
 				}
 			}
 		}
-		res := rn.Wait(context.Background(), h, Scope{AgentRunID: "r"}, "call_w", json.RawMessage(args))
+		res := rn.Wait(context.Background(), turn, "call_w", json.RawMessage(args))
 		wantMsg := MsgRunUnavailable
 		if fail != nil {
 			wantMsg = MsgRunIDRequired
 		}
-		want := Result{Status: "failed", Code: CodeInvalidInput, FailurePhase: PhaseInput, Error: wantMsg}
+		want := Result{Status: "failed", Code: CodeInvalidInput, FailurePhase: PhaseInput, Error: wantMsg,
+			Telemetry: turn.telemetry()}
 		if diff := cmp.Diff(want, res); diff != "" {
 			t.Fatalf("Wait(%q) mismatch (-want +got):\n%s", args, diff)
 		}
@@ -184,11 +185,11 @@ func FuzzExec(f *testing.F) {
 			lang = "typescript"
 		}
 		args, _ := json.Marshal(map[string]any{"code": code, "language": lang, "restartSafe": restartSafe})
-		res := rn.Exec(context.Background(), h, scope, "call_f", args)
+		res := rn.Exec(context.Background(), turnOf(h, scope), "call_f", args)
 		checkPayload(t, "exec", res, s.MaxOutputBytes)
 		for i := 0; res.Status == "waiting" && i < 3; i++ {
 			wargs, _ := json.Marshal(map[string]string{"runId": res.RunID})
-			res = rn.Wait(context.Background(), h, scope, "call_w", wargs)
+			res = rn.Wait(context.Background(), turnOf(h, scope), "call_w", wargs)
 			checkPayload(t, "wait", res, s.MaxOutputBytes)
 		}
 		rn.Drop(scope.AgentRunID)

@@ -6,30 +6,20 @@ import (
 	"encoding/json"
 
 	"github.com/codemodekit/kit/reference/internal/catalog"
-	"github.com/codemodekit/kit/reference/internal/config"
+	"github.com/codemodekit/kit/reference/internal/guest"
 )
 
-// Host is what a code-mode run needs from the turn it belongs to. Its
-// methods may be called from several goroutines.
+// Host is the work a code-mode run asks of the agent run it belongs to:
+// the calls the cell cannot answer itself. Everything else the cell needs
+// of the agent run is a value of its Turn. Its methods may be called from
+// several goroutines.
 type Host interface {
-	Catalog() *catalog.Catalog
-	Settings() config.Settings
-	// GuestConfig is the JSON installed by the controller's configure step
-	// for the run started by the exec call execCallID. Its error message is
-	// reported as invalid_input (for example a namespace scope that cannot
-	// be serialized).
-	GuestConfig(execCallID string) ([]byte, error)
-	// Telemetry returns the turn's counters and surface.
-	Telemetry() Telemetry
-	// Count bumps the search, describe or call counter.
-	Count(method string)
 	// Call runs a nested tool call through the turn's normal path (policy,
 	// hooks, approvals, abort, trajectory).
 	Call(ctx context.Context, e catalog.Entry, input json.RawMessage, n Nested) (ToolResult, error)
 	// Namespace runs a namespace request (MCP or an internal namespace).
+	// It counts the calls that reach a tool (Turn.Count).
 	Namespace(ctx context.Context, args json.RawMessage, n Nested) (json.RawMessage, error)
-	// ReplaySafe reports whether calling e may be replayed after a restart.
-	ReplaySafe(e catalog.Entry) bool
 	// SpawnAgent starts a Swarm sub-agent through the sessions_spawn tool;
 	// WaitAgent waits for its final answer (SPEC.md chapter 23).
 	SpawnAgent(ctx context.Context, args json.RawMessage, n Nested) (json.RawMessage, error)
@@ -40,6 +30,14 @@ type Host interface {
 	// directly, not through a derived context, so an abort is never
 	// mistaken for the failure of a nested call it cancelled.
 	Aborted() bool
+	// Scoped reports whether a run started now makes namespace scopes of
+	// its own (registered namespaces are visible): the cell then prepares
+	// the source before it asks Scopes for them.
+	Scoped() bool
+	// Scopes makes the namespace scopes of the run started by the exec
+	// call execCallID, in the guest's form. Its error message is reported
+	// as invalid_input (for example a scope that cannot be serialized).
+	Scopes(execCallID string) ([]guest.Namespace, error)
 }
 
 // Nested identifies a nested call: the tool call id of the exec that started

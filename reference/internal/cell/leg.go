@@ -95,7 +95,7 @@ type leg struct {
 }
 
 // aborted reports an abort of the agent run or of this call.
-func (l *leg) aborted() bool { return l.ctx.Err() != nil || l.run.host.Aborted() }
+func (l *leg) aborted() bool { return l.ctx.Err() != nil || l.run.turn.Host.Aborted() }
 
 // begin takes the leg's guest half from the runner's guests. ok is false
 // when there is none: res then ends the leg.
@@ -220,7 +220,7 @@ func (rn *Runner) grace() time.Duration {
 // bridge requests inline while the deadline allows.
 func (l *leg) drive(rep sandbox.Report) Result {
 	r := l.run
-	s := r.host.Settings()
+	s := r.turn.Settings
 	for {
 		if l.aborted() {
 			return l.fail(failAbort, CodeTimeout, MsgAborted)
@@ -345,7 +345,7 @@ const (
 
 // fail ends the run with a failed payload.
 func (l *leg) fail(kind failKind, code, msg string) Result {
-	if kind == failGuest && code == CodeInternal && len(msg) > l.run.host.Settings().MaxOutputBytes {
+	if kind == failGuest && code == CodeInternal && len(msg) > l.run.turn.Settings.MaxOutputBytes {
 		// A guest error text is guest output too: never returned past the
 		// limit, never truncated (CM-7.28).
 		code, msg = CodeOutputLimit, MsgOutputLimit
@@ -364,7 +364,7 @@ func (l *leg) fail(kind failKind, code, msg string) Result {
 		res.FailurePhase = PhaseHost
 	}
 	res.ReplaySafe = l.run.restartSafe
-	if l.outputBytes() <= l.run.host.Settings().MaxOutputBytes {
+	if l.outputBytes() <= l.run.turn.Settings.MaxOutputBytes {
 		res.Output = l.undelivered()
 	} else {
 		l.run.output.drop()
@@ -406,7 +406,7 @@ func (l *leg) complete(rep sandbox.Report) Result {
 	if l.run.output.len() > 0 {
 		size += l.outputBytes()
 	}
-	if size > l.run.host.Settings().MaxOutputBytes {
+	if size > l.run.turn.Settings.MaxOutputBytes {
 		return l.fail(failGuest, CodeOutputLimit, MsgOutputLimit)
 	}
 	return Result{Status: "completed", Value: value, Output: l.undelivered(), ReplaySafe: l.run.restartSafe}
@@ -447,7 +447,7 @@ func (l *leg) faultResult(f *sandbox.Fault) Result {
 // suspend snapshots the VM and stores the run, reporting waiting.
 func (l *leg) suspend(pending []*request, rep sandbox.Report) Result {
 	r := l.run
-	s := r.host.Settings()
+	s := r.turn.Settings
 	l.saving.Store(true)
 	defer l.saving.Store(false)
 	// The limit is on the whole image (header and memory), whatever the

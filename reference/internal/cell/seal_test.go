@@ -64,9 +64,9 @@ func payloadOf(r Result) Result {
 		BridgeDispatchStarted: r.BridgeDispatchStarted, Output: r.Output, ReplaySafe: r.ReplaySafe, Value: r.Value}
 }
 
-func waitFor(rn *Runner, h Host, scope Scope, id string) Result {
+func waitFor(rn *Runner, h testHost, scope Scope, id string) Result {
 	args, _ := json.Marshal(map[string]string{"runId": id})
-	return rn.Wait(context.Background(), h, scope, "call_w", args)
+	return rn.Wait(context.Background(), turnOf(h, scope), "call_w", args)
 }
 
 // The program suspends twice; every resume past the first yield calls the
@@ -166,7 +166,7 @@ func TestWait_SealRefusesTampering(t *testing.T) {
 			h := newFakeHost(config.Defaults())
 			args, _ := json.Marshal(map[string]string{"code": twoYields})
 			suspend := func() string {
-				res := rn.Exec(context.Background(), h, scope, "call_x", args)
+				res := rn.Exec(context.Background(), turnOf(h, scope), "call_x", args)
 				if res.Status != "waiting" {
 					t.Fatalf("exec = %s %s %s", res.Status, res.Code, res.Error)
 				}
@@ -217,7 +217,7 @@ func TestWait_SealIntactResumesEveryGeneration(t *testing.T) {
 	h := newFakeHost(config.Defaults())
 	scope := Scope{AgentRunID: "r"}
 	args, _ := json.Marshal(map[string]string{"code": twoYields})
-	res := rn.Exec(context.Background(), h, scope, "call_x", args)
+	res := rn.Exec(context.Background(), turnOf(h, scope), "call_x", args)
 	var gens []uint64
 	for res.Status == "waiting" {
 		rn.store.mu.Lock()
@@ -233,14 +233,10 @@ func TestWait_SealIntactResumesEveryGeneration(t *testing.T) {
 	}
 }
 
-// gatedHost holds every tool call until gate is closed. Once armed, its
-// next Settings call runs onSettings first: wait reads the settings right
-// after admitting a run, so the hook runs on the wait's goroutine between
-// admission and restore.
+// gatedHost holds every tool call until gate is closed.
 type gatedHost struct {
 	*fakeHost
-	gate       chan struct{}
-	onSettings func()
+	gate chan struct{}
 }
 
 func (h *gatedHost) Call(ctx context.Context, e catalog.Entry, input json.RawMessage, n Nested) (ToolResult, error) {
@@ -250,17 +246,6 @@ func (h *gatedHost) Call(ctx context.Context, e catalog.Entry, input json.RawMes
 		return ToolResult{}, ctx.Err()
 	}
 	return h.fakeHost.Call(ctx, e, input, n)
-}
-
-func (h *gatedHost) Settings() config.Settings {
-	h.mu.Lock()
-	hook := h.onSettings
-	h.onSettings = nil
-	h.mu.Unlock()
-	if hook != nil {
-		hook()
-	}
-	return h.fakeHost.Settings()
 }
 
 // TestWait_SealCheckedAgainBeforeRestore: a snapshot altered after an
@@ -273,12 +258,13 @@ func TestWait_SealCheckedAgainBeforeRestore(t *testing.T) {
 	h := &gatedHost{fakeHost: newFakeHost(s), gate: make(chan struct{})}
 	scope := Scope{AgentRunID: "r"}
 	args, _ := json.Marshal(map[string]string{"code": `const v = await tools.callValue("openclaw:core:echo", {a: 1}); await tools.callValue("openclaw:core:echo", {b: 2}); return v`})
-	res := rn.Exec(context.Background(), h, scope, "call_x", args)
+	res := rn.Exec(context.Background(), turnOf(h, scope), "call_x", args)
 	if res.Status != "waiting" || res.Reason != "pending_tools" {
 		t.Fatalf("exec = %+v, want waiting/pending_tools", res)
 	}
-	h.mu.Lock()
-	h.onSettings = func() {
+	// The hook runs on the wait's goroutine between admission and restore.
+	testHookWaitAdmitted = func() {
+		testHookWaitAdmitted = nil
 		rn.tamper(t, res.RunID, func(r *run) {
 			if !r.resuming {
 				t.Error("the hook ran before the wait admitted the run")
@@ -288,7 +274,7 @@ func TestWait_SealCheckedAgainBeforeRestore(t *testing.T) {
 		})
 		close(h.gate) // the tool ends: the run becomes ready
 	}
-	h.mu.Unlock()
+	t.Cleanup(func() { testHookWaitAdmitted = nil })
 	got := waitFor(rn, h, scope, res.RunID)
 	if diff := cmp.Diff(refused, payloadOf(got)); diff != "" {
 		t.Errorf("wait mismatch (-want +got):\n%s", diff)

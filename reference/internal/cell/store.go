@@ -22,7 +22,7 @@ type Scope struct {
 type run struct {
 	id     string
 	scope  Scope
-	host   Host
+	turn   *Turn // of the exec that started the run
 	bridge *bridge
 	stored sandbox.Stored // the guest half: the VM's image and what goes with it
 	seal   []byte         // HMAC binding the snapshot to this run (seal.go)

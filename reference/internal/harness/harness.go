@@ -34,8 +34,8 @@ type Options struct {
 	// Env replaces the process environment for the debug switches when
 	// not nil (codemode.Options.Env).
 	Env map[string]string
-	// SubAgents answers Swarm sub-agents.
-	SubAgents codemode.SubAgentRunner
+	// SubAgents answers Swarm sub-agents (codemode.Options.SubAgents).
+	SubAgents func(ctx context.Context, r codemode.SubAgentRequest) (string, error)
 	// Transcripts is the durable state; nil means an in-memory store.
 	Transcripts codemode.TranscriptStore
 	// MCP adds the setup's MCP servers to a turn's configuration; nil
@@ -54,6 +54,7 @@ type System struct {
 	regErrs     []error
 	mcp         func(json.RawMessage) (json.RawMessage, error)
 	transcripts codemode.TranscriptStore
+	log         debugLog
 
 	mu    sync.Mutex
 	turns []*Turn
@@ -86,6 +87,7 @@ func Boot(ctx context.Context, o Options) (*System, error) {
 	s.regErrs = regErrs
 	opts.Namespaces = reg
 	opts.Env = o.Env
+	opts.Log = &s.log
 	opts.SubAgents = o.SubAgents
 	opts.StrictPreemption = o.StrictPreemption
 	opts.Isolation = o.Isolation
@@ -119,7 +121,32 @@ func (s *System) Close() {
 func (s *System) RegistrationErrors() []error { return s.regErrs }
 
 // Log returns the runtime's debug log so far.
-func (s *System) Log() string { return s.rt.DebugLog() }
+func (s *System) Log() string { return s.log.text() }
+
+// maxDebugLog bounds the debug log a System keeps.
+const maxDebugLog = 1 << 20
+
+// debugLog keeps the runtime's debug lines (codemode.Options.Log), up to
+// maxDebugLog bytes: a line that does not fit is dropped.
+type debugLog struct {
+	mu  sync.Mutex
+	buf strings.Builder
+}
+
+func (l *debugLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.buf.Len()+len(p) <= maxDebugLog {
+		l.buf.Write(p)
+	}
+	return len(p), nil
+}
+
+func (l *debugLog) text() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.String()
+}
 
 // EndSession ends a session: its suspended runs are disposed.
 func (s *System) EndSession(sessionKey string) { s.rt.EndSession(sessionKey) }

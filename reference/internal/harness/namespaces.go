@@ -15,7 +15,7 @@ import (
 // returns each registration's error, index by index: a refused
 // registration is an observation, not a failure of the target.
 func registry(namespaces []protocol.Namespace, rolledBack []string) (*codemode.NamespaceRegistry, []error, error) {
-	reg := codemode.NewNamespaceRegistry()
+	reg := &codemode.NamespaceRegistry{}
 	errs := make([]error, len(namespaces))
 	for i, ns := range namespaces {
 		var r struct {

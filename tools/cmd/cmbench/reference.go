@@ -295,7 +295,7 @@ func childSuspended(wasm string, n int) error {
 	}
 	quiesce()
 	r1, h1 := rss(), heap()
-	if got := rt.Suspended(); got != n {
+	if got := rt.Stats().Suspended; got != n {
 		return fmt.Errorf("%d runs suspended, want %d", got, n)
 	}
 	dr, dh := float64(int64(r1-r0)), float64(int64(h1-h0))

@@ -1,9 +1,12 @@
 package codemode
 
+// This file holds the registered namespaces of a turn (SPEC.md chapter
+// 15): which are visible, their part of exec's description, the scopes
+// each run makes, and the calls guest code makes through them.
+
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -13,16 +16,9 @@ import (
 	"github.com/codemodekit/kit/reference/internal/nsscope"
 )
 
-// NamespacePromptHeading opens the registered-namespace section of exec's
+// namespacePromptHeading opens the registered-namespace section of exec's
 // description (SPEC.md section 4.3).
-const NamespacePromptHeading = "Registered namespace globals are available in code mode:"
-
-// nsRun is one visible namespace as serialized for one run.
-type nsRun struct {
-	pluginID string
-	reg      NamespaceRegistration
-	scope    *nsscope.Scope
-}
+const namespacePromptHeading = "Registered namespace globals are available in code mode:"
 
 // visibleNamespaces returns the registrations whose required tools are all
 // catalog entries owned by the registering plugin (CM-15.7, CM-15.8).
@@ -53,7 +49,7 @@ func (t *Turn) namespacePrompt(visible []registered) string {
 	if len(visible) == 0 {
 		return ""
 	}
-	lines := []string{NamespacePromptHeading}
+	lines := []string{namespacePromptHeading}
 	for _, r := range visible {
 		line := "- " + r.reg.GlobalName
 		if d := strings.TrimSpace(r.reg.Description); d != "" {
@@ -100,23 +96,9 @@ func (t *Turn) scopes(execCallID string) ([]guest.Namespace, error) {
 	return out, nil
 }
 
-// namespaceRequest is the argument of a namespace bridge request.
-type namespaceRequest struct {
-	Namespace string            `json:"namespace"`
-	Path      string            `json:"path"`
-	Args      []json.RawMessage `json:"args"`
-	Argc      int               `json:"argc"`
-}
-
-// Namespace implements cell.Host: a call of a namespace member.
-func (t *Turn) Namespace(ctx context.Context, args json.RawMessage, n cell.Nested) (json.RawMessage, error) {
-	var req namespaceRequest
-	if err := json.Unmarshal(args, &req); err != nil {
-		return nil, errors.New("Unknown code mode namespace: ")
-	}
-	if req.Namespace == "mcp" {
-		return t.mcpCall(ctx, req, n)
-	}
+// namespaceCall answers a call of a member of a registered namespace: a
+// nested call of the catalog tool the member names.
+func (t *Turn) namespaceCall(ctx context.Context, req namespaceRequest, n cell.Nested) (json.RawMessage, error) {
 	t.mu.Lock()
 	ns := t.nsRuns[n.Parent][req.Namespace]
 	t.mu.Unlock()
@@ -148,7 +130,7 @@ func (t *Turn) Namespace(ctx context.Context, args json.RawMessage, n cell.Neste
 	if err != nil {
 		return nil, err
 	}
-	t.Count(guest.MethodCall)
+	t.cell.Count(guest.MethodCall)
 	e, ok := t.catalog.Get(catalog.SourceOpenClaw + ":" + ns.pluginID + ":" + tool.Name)
 	if !ok {
 		return nil, fmt.Errorf("Code mode namespace path targets undeclared tool: %s", tool.Name)

@@ -1,5 +1,8 @@
 package codemode
 
+// This file holds Swarm (SPEC.md chapter 23): its guest globals and
+// agents.d.ts, and the sub-agents guest code spawns and waits for.
+
 import (
 	"context"
 	"encoding/json"
@@ -11,11 +14,11 @@ import (
 	"github.com/codemodekit/kit/reference/internal/guest"
 )
 
-// SpawnToolName is the catalog tool Swarm spawns sub-agents with.
-const SpawnToolName = "sessions_spawn"
+// spawnToolName is the catalog tool Swarm spawns sub-agents with.
+const spawnToolName = "sessions_spawn"
 
-// AgentsFile is the agents.d.ts virtual file of Swarm runs (CM-23.10).
-const AgentsFile = `type AgentJsonSchema = Record<string, unknown>;
+// agentsFile is the agents.d.ts virtual file of Swarm runs (CM-23.10).
+const agentsFile = `type AgentJsonSchema = Record<string, unknown>;
 
 interface AgentRunOptions {
   label?: string;
@@ -45,19 +48,8 @@ declare function log(message: string): void;
 // Schema: const fact = await agents.run<{ answer: string }>("Research", { schema: { type: "object", properties: { answer: { type: "string" } }, required: ["answer"] } });
 `
 
-// AgentsFileDescription describes agents.d.ts.
-const AgentsFileDescription = "Swarm collector globals and orchestration idioms."
-
-// A SubAgentRequest is one Swarm sub-agent to run to its final answer.
-type SubAgentRequest struct {
-	Prompt  string
-	Options json.RawMessage
-	// Spawned is the details of the sessions_spawn call that started it.
-	Spawned json.RawMessage
-}
-
-// SubAgentRunner runs a spawned sub-agent turn and returns its final text.
-type SubAgentRunner func(ctx context.Context, r SubAgentRequest) (string, error)
+// agentsFileDescription describes agents.d.ts.
+const agentsFileDescription = "Swarm collector globals and orchestration idioms."
 
 // swarmOn reports whether Swarm is enabled for the turn (CM-23.1).
 func (t *Turn) swarmOn() bool { return t.active && t.settings.Swarm }
@@ -65,7 +57,7 @@ func (t *Turn) swarmOn() bool { return t.active && t.settings.Swarm }
 // spawnEntry returns the sessions_spawn catalog entry, if any.
 func (t *Turn) spawnEntry() (catalog.Entry, bool) {
 	for _, e := range t.catalog.Entries {
-		if e.Name == SpawnToolName && e.Source == catalog.SourceOpenClaw {
+		if e.Name == spawnToolName && e.Source == catalog.SourceOpenClaw {
 			return e, true
 		}
 	}
@@ -85,8 +77,8 @@ type spawnArgs struct {
 	Options json.RawMessage `json:"options"`
 }
 
-// SpawnAgent implements cell.Host: a sessions_spawn nested call.
-func (t *Turn) SpawnAgent(ctx context.Context, args json.RawMessage, n cell.Nested) (json.RawMessage, error) {
+// spawnAgent runs a sessions_spawn nested call for agents.run.
+func (t *Turn) spawnAgent(ctx context.Context, args json.RawMessage, n cell.Nested) (json.RawMessage, error) {
 	var a spawnArgs
 	if err := json.Unmarshal(args, &a); err != nil {
 		return nil, err
@@ -116,9 +108,9 @@ func (t *Turn) SpawnAgent(ctx context.Context, args json.RawMessage, n cell.Nest
 	return json.Marshal(map[string]any{"prompt": a.Prompt, "options": a.Options, "spawned": details})
 }
 
-// WaitAgent implements cell.Host: the sub-agent's final answer, parsed as
-// JSON when agents.run was given a schema.
-func (t *Turn) WaitAgent(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
+// waitAgent returns the sub-agent's final answer, parsed as JSON when
+// agents.run was given a schema.
+func (t *Turn) waitAgent(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	var a struct {
 		Spawned struct {
 			Prompt  string          `json:"prompt"`
@@ -148,8 +140,8 @@ func (t *Turn) WaitAgent(ctx context.Context, args json.RawMessage) (json.RawMes
 	return json.Marshal(text)
 }
 
-// Note implements cell.Host: Swarm notes join the trajectory.
-func (t *Turn) Note(kind, text string) {
+// note adds a Swarm note to the trajectory.
+func (t *Turn) note(kind, text string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.trajectory = append(t.trajectory, TrajectoryEvent{Type: "swarm_note", Name: kind, Text: text})
