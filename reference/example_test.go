@@ -109,3 +109,95 @@ func Example_wait() {
 	// waiting
 	// completed "resumed"
 }
+
+// A plugin's namespace: guest code calls Issues.list, which runs the
+// plugin's issues_list tool. The namespace is visible to a turn whose
+// catalog has every tool it requires, owned by the registering plugin.
+func ExampleNamespaceRegistry_Register() {
+	ctx := context.Background()
+	var namespaces codemode.NamespaceRegistry
+	err := namespaces.Register("issues", codemode.NamespaceRegistration{
+		ID: "issues", GlobalName: "Issues", Description: "The project's issues.",
+		RequiredToolNames: []string{"issues_list"},
+		CreateScope: func(codemode.NamespaceContext) (any, error) {
+			list, err := codemode.NamespaceTool("issues_list", nil)
+			return map[string]any{"list": list}, err
+		},
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	rt := codemode.New(ctx, codemode.Options{Namespaces: &namespaces})
+	defer rt.Close()
+	list := codemode.Tool{
+		Name: "issues_list", Description: "Lists issues.", Source: codemode.SourcePlugin, Owner: "issues",
+		Execute: func(ctx context.Context, c codemode.ToolCall) (codemode.ToolResult, error) {
+			r := codemode.TextResult("2 issues")
+			r.Details = json.RawMessage(`{"input":` + string(c.Input) + `,"issues":[12,14]}`)
+			return r, nil
+		},
+	}
+	turn, err := rt.StartTurn(ctx, codemode.TurnOptions{
+		Config:  json.RawMessage(`{"tools":{"codeMode":true}}`),
+		AgentID: "main", SessionID: "s1", SessionKey: "agent:main:main", RunID: "run-1",
+		Tools: []codemode.Tool{list},
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer turn.End()
+	args, _ := json.Marshal(map[string]string{"code": `return await Issues.list({ state: "open" })`})
+	res, err := turn.Call(ctx, "call_1", "exec", args)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	var payload struct {
+		Status string          `json:"status"`
+		Value  json.RawMessage `json:"value"`
+	}
+	_ = json.Unmarshal(res.Details, &payload)
+	fmt.Println(payload.Status, string(payload.Value))
+	// Output:
+	// completed {"input":{"state":"open"},"issues":[12,14]}
+}
+
+// A turn without code mode: its tools stay model-visible and the model
+// calls them directly. Code mode activates with tools.codeMode.
+func ExampleRuntime_StartTurn() {
+	ctx := context.Background()
+	rt := codemode.New(ctx, codemode.Options{})
+	defer rt.Close()
+	echo := codemode.Tool{
+		Name: "echo", Description: "Echoes its input.", Source: codemode.SourceCore,
+		Execute: func(ctx context.Context, c codemode.ToolCall) (codemode.ToolResult, error) {
+			return codemode.TextResult(string(c.Input)), nil
+		},
+	}
+	turn, err := rt.StartTurn(ctx, codemode.TurnOptions{
+		Config:  json.RawMessage(`{}`),
+		AgentID: "main", SessionID: "s1", SessionKey: "agent:main:main", RunID: "run-1",
+		Tools: []codemode.Tool{echo},
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer turn.End()
+	fmt.Println("code mode:", turn.Active())
+	for _, def := range turn.Tools() {
+		fmt.Println("visible:", def.Name)
+	}
+	res, err := turn.Call(ctx, "call_1", "echo", json.RawMessage(`{"say":"hi"}`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(res.Content[0].Text)
+	// Output:
+	// code mode: false
+	// visible: echo
+	// {"say":"hi"}
+}
