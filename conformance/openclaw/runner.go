@@ -21,6 +21,7 @@ import (
 
 	"github.com/codemodekit/kit/conformance"
 	"github.com/codemodekit/kit/conformance/driver"
+	"github.com/codemodekit/kit/conformance/internal/modelturn"
 	"github.com/codemodekit/kit/fakes/fakemodel"
 )
 
@@ -116,7 +117,7 @@ func NewRunner(o Options) (*Runner, error) {
 	_, _ = rand.Read(b)
 	r.token = hex.EncodeToString(b)
 	r.model = fakemodel.NewServer()
-	r.model.SetFallback(finalAnswer)
+	r.model.SetFallback(modelturn.FinalAnswer)
 	r.model.SetKeyFunc(keyOf)
 	r.front = httptest.NewServer(http.HandlerFunc(r.proxy))
 	r.mcp = newMCPFront()

@@ -10,17 +10,12 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/codemodekit/kit/conformance/internal/modelturn"
 )
 
 // transcriptTimeout bounds one read of a session transcript.
 const transcriptTimeout = 30 * time.Second
-
-// A transcribedResult is a tool result of the session transcript.
-type transcribedResult struct {
-	Text    string
-	Details json.RawMessage
-	IsError bool
-}
 
 // transcribed returns the latest tool result of every tool call in the
 // turn's session transcript, by the call id the model gave. OpenClaw keeps
@@ -29,7 +24,7 @@ type transcribedResult struct {
 // transcript that cannot be read gives no results: the outcomes then have
 // no details and no error flag, which the scenarios that need them report;
 // see outcomeDetails for details OpenClaw truncated when it persisted them.
-func (tu *turn) transcribed() map[string]transcribedResult {
+func (tu *turn) transcribed() map[string]modelturn.TranscribedResult {
 	r := tu.t.r
 	agent := tu.spec.AgentID
 	if agent == "" {
@@ -47,7 +42,7 @@ func (tu *turn) transcribed() map[string]transcribedResult {
 		r.logf("openclaw: reading the transcript of %s: %v", tu.session, err)
 		return nil
 	}
-	results := map[string]transcribedResult{}
+	results := map[string]modelturn.TranscribedResult{}
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	sc.Buffer(nil, 64<<20)
 	for sc.Scan() {
@@ -65,7 +60,7 @@ func (tu *turn) transcribed() map[string]transcribedResult {
 		if string(rec.Details) == "null" {
 			rec.Details = nil
 		}
-		results[id] = transcribedResult{Text: contentText(rec.Content), Details: rec.Details, IsError: rec.IsError}
+		results[id] = modelturn.TranscribedResult{Text: contentText(rec.Content), Details: rec.Details, IsError: rec.IsError}
 	}
 	return results
 }

@@ -5,12 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/codemodekit/kit/conformance"
@@ -18,37 +15,22 @@ import (
 	"github.com/codemodekit/kit/fakes/fakemodel"
 )
 
-// finalAnswer is the text the fake model ends a turn with.
-const finalAnswer = "done"
-
 // firstRequestTimeout bounds the wait for a fresh gateway's first model
 // request (its first turn loads the provider plugin and builds the catalog).
 const firstRequestTimeout = 60 * time.Second
 
-// clientResult is how a turn's client request ended.
-type clientResult struct {
-	status int
-	body   []byte
-	err    error
-}
-
 // turn is one agent run: a POST /v1/responses that stays open while the
-// suite, playing the model, answers OpenClaw's model requests.
+// suite, playing the model, answers OpenClaw's model requests
+// (modelturn.Turn). OpenClaw's own are the request's headers, an abort
+// that ends the request, replayed call ids, and details read from the
+// SQLite transcript.
 type turn struct {
+	*modelturn.Turn
 	t       *target
 	g       *gateway
-	key     string
 	session string
 	spec    conformance.TurnSpec
 	cancel  context.CancelFunc // ends the client request
-
-	done   chan struct{}
-	result clientResult
-	tools  []conformance.ToolDefinition
-
-	calls sync.Mutex
-	conv  modelturn.Conversation // the model's side
-	clock modelturn.Clock        // the client request's
 }
 
 func (t *target) StartTurn(ctx context.Context, spec conformance.TurnSpec) (conformance.Turn, error) {
@@ -75,10 +57,16 @@ func (t *target) StartTurn(ctx context.Context, spec conformance.TurnSpec) (conf
 	// and its session store.
 	session := "agent:" + agent + ":cmk" + strconv.Itoa(t.id) + "-" + spec.SessionID
 	cctx, cancel := context.WithCancel(context.Background())
-	tu := &turn{t: t, g: t.gw, key: key, session: session, spec: spec, cancel: cancel, done: make(chan struct{})}
-	tu.conv.Model, tu.conv.Key, tu.conv.Name = t.r.model, tu.key, "openclaw turn "+key
-	tu.conv.Done, tu.conv.Ended = tu.done, tu.ended
-	t.r.model.Expect(key)
+	tu := &turn{t: t, g: t.gw, session: session, spec: spec, cancel: cancel}
+	tu.Turn = modelturn.NewTurn(modelturn.Options{
+		Model: t.r.model, Key: key, Name: "openclaw turn " + key,
+		Ended: tu.ended,
+		Transcribed: func(context.Context) (map[string]modelturn.TranscribedResult, error) {
+			return tu.transcribed(), nil
+		},
+		ReplayedIDs: replayedIDs, Details: outcomeDetails, Describe: describe,
+		AsksAgain: true,
+	})
 
 	_, client := t.tools()
 	tools := make([]map[string]any, len(client))
@@ -94,58 +82,25 @@ func (t *target) StartTurn(ctx context.Context, spec conformance.TurnSpec) (conf
 		cancel()
 		return nil, err
 	}
-	go tu.send(cctx, agent, b)
-	req, err := tu.conv.Next(ctx)
+	req, err := http.NewRequestWithContext(cctx, http.MethodPost, tu.g.url+"/v1/responses", bytes.NewReader(b))
 	if err != nil {
 		cancel()
 		return nil, err
-	}
-	tu.conv.Put(req)
-	tu.tools = make([]conformance.ToolDefinition, len(req.Tools))
-	for i, d := range req.Tools {
-		tu.tools[i] = conformance.ToolDefinition{Name: d.Name, Description: d.Description, Parameters: d.Parameters}
-	}
-	return tu, nil
-}
-
-// send makes the client request and records how it ended.
-func (tu *turn) send(ctx context.Context, agent string, body []byte) {
-	defer close(tu.done)
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, tu.g.url+"/v1/responses", bytes.NewReader(body))
-	if err != nil {
-		tu.result.err = err
-		return
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Authorization", "Bearer "+tu.g.token)
 	req.Header.Set("x-openclaw-session-key", tu.session)
 	req.Header.Set("x-openclaw-agent-id", agent)
-	tu.clock.Start()
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		tu.result.err = err
-		return
+	if err := tu.Start(ctx, http.DefaultClient, req); err != nil {
+		cancel()
+		return nil, err
 	}
-	defer resp.Body.Close()
-	tu.result.status = resp.StatusCode
-	tu.result.body, tu.result.err = io.ReadAll(io.LimitReader(resp.Body, 64<<20))
-	if tu.result.err == nil {
-		tu.clock.End()
-	}
+	return tu, nil
 }
 
-// Implementation implements conformance.Timed: the transcript reads
-// (transcribed) happen while the suite holds a model request, so they are
-// not counted.
-func (tu *turn) Implementation() (time.Duration, bool) { return tu.clock.Implementation(&tu.conv) }
-
-// ended describes a client request that ended before the suite expected.
-// An error answer before any model request is a turn failure.
-func (tu *turn) ended() error {
-	r := tu.result
-	if r.err != nil {
-		return fmt.Errorf("openclaw turn %s: %w", tu.key, r.err)
-	}
+// ended reads the answer of a client request that ended before the suite
+// expected. An error answer before any model request is a turn failure.
+func (tu *turn) ended(status int, body []byte) error {
 	var res struct {
 		Error *struct {
 			Code    string `json:"code"`
@@ -153,60 +108,10 @@ func (tu *turn) ended() error {
 			Message string `json:"message"`
 		} `json:"error"`
 	}
-	if r.status != http.StatusOK && json.Unmarshal(r.body, &res) == nil && res.Error != nil {
+	if status != http.StatusOK && json.Unmarshal(body, &res) == nil && res.Error != nil {
 		return &conformance.TurnFailure{Message: res.Error.Message}
 	}
-	if err := tu.g.alive(); err != nil {
-		return err
-	}
-	return fmt.Errorf("openclaw turn %s ended early: HTTP %d: %s", tu.key, r.status, bytes.TrimSpace(r.body))
-}
-
-func (tu *turn) Tools() []conformance.ToolDefinition { return slices.Clone(tu.tools) }
-
-func (tu *turn) Call(ctx context.Context, toolCallID, name string, args json.RawMessage) (conformance.Outcome, error) {
-	return modelturn.Call(ctx, tu, toolCallID, name, args)
-}
-
-// CallBatch implements conformance.BatchCaller: one model answer with
-// parallel tool calls. The outputs are what OpenClaw's next model request
-// carries; details and error flags come from the session transcript.
-func (tu *turn) CallBatch(ctx context.Context, calls []conformance.ToolCall) ([]conformance.Outcome, error) {
-	tu.calls.Lock()
-	defer tu.calls.Unlock()
-	pending := tu.conv.Take()
-	if pending == nil {
-		return nil, fmt.Errorf("openclaw turn %s has ended", tu.key)
-	}
-	if err := pending.Respond(modelturn.Reply(calls)); err != nil {
-		return nil, fmt.Errorf("openclaw turn %s: answering its model request: %w", tu.key, err)
-	}
-	req, err := tu.conv.Next(ctx)
-	if err != nil {
-		if outs, ok := tu.recorded(calls); ok {
-			return outs, nil
-		}
-		return nil, err
-	}
-	tu.conv.Put(req)
-	results := tu.transcribed()
-	ids := replayedIDs(req, calls)
-	outs := make([]conformance.Outcome, len(calls))
-	for i, c := range calls {
-		text, ok := req.ToolOutput(ids[i])
-		if !ok {
-			return nil, fmt.Errorf("openclaw turn %s: its next model request has no output for tool call %q (%s)", tu.key, c.ID, describe(req))
-		}
-		outs[i] = conformance.Outcome{Text: text}
-		r, ok := results[c.ID]
-		if !ok {
-			r, ok = results[ids[i]]
-		}
-		if ok {
-			outs[i].Details, outs[i].IsError = outcomeDetails(r.Details, text), r.IsError
-		}
-	}
-	return outs, nil
+	return tu.g.alive()
 }
 
 // replayedIDs returns the ids under which req replays calls. OpenClaw
@@ -248,69 +153,19 @@ func replayedIDs(req *fakemodel.Request, calls []conformance.ToolCall) []string 
 	return ids
 }
 
-// recorded returns the outcomes of calls from the session transcript, of
-// a turn that ended before it sent them to the model.
-func (tu *turn) recorded(calls []conformance.ToolCall) ([]conformance.Outcome, bool) {
-	select {
-	case <-tu.done:
-	default:
-		return nil, false
-	}
-	results := tu.transcribed()
-	outs := make([]conformance.Outcome, len(calls))
-	for i, c := range calls {
-		r, ok := results[c.ID]
-		if !ok {
-			return nil, false
-		}
-		outs[i] = conformance.Outcome{Text: r.Text, Details: outcomeDetails(r.Details, r.Text), IsError: r.IsError}
-	}
-	return outs, true
-}
-
-// End answers the pending model request with a final text and waits for
-// the client request to complete.
+// End answers the pending model request with the final text, and every
+// further model request of the turn (OpenClaw may ask again: a nudge after
+// a failed tool call), until the client request completes.
 func (tu *turn) End(ctx context.Context) error {
-	tu.calls.Lock()
-	defer tu.calls.Unlock()
 	defer tu.cancel()
-	if req := tu.conv.Take(); req != nil {
-		if err := req.Respond(fakemodel.Reply{Text: finalAnswer}); err != nil {
-			select {
-			case <-tu.done:
-				return nil
-			default:
-			}
-			return fmt.Errorf("openclaw turn %s: answering its last model request: %w", tu.key, err)
-		}
-	}
-	// OpenClaw may ask again (a nudge after a failed tool call): answer
-	// every further model request of the turn with the final text.
-	for {
-		req, err := tu.conv.Next(ctx)
-		if err != nil {
-			select {
-			case <-tu.done:
-				return nil
-			default:
-				return err
-			}
-		}
-		_ = req.Respond(fakemodel.Reply{Text: finalAnswer})
-	}
+	return tu.Turn.End(ctx)
 }
 
 // Abort ends the client request: the only abort an HTTP client of
 // OpenClaw has. It waits for the request to end.
 func (tu *turn) Abort(ctx context.Context) error {
 	tu.cancel()
-	select {
-	case <-tu.done:
-		tu.conv.Take()
-		return nil
-	case <-ctx.Done():
-		return fmt.Errorf("openclaw turn %s did not end after abort: %w", tu.key, ctx.Err())
-	}
+	return tu.AbortWith(ctx, nil)
 }
 
 func (tu *turn) Trajectory(ctx context.Context) ([]json.RawMessage, error) {

@@ -1,8 +1,12 @@
-// Package modelturn is the model's side of one agent turn driven over the
-// wire, shared by the targets that play the model through fakes/fakemodel
-// (conformance/gateway, conformance/openclaw): the model request awaiting
-// an answer, the answer for a batch of tool calls, and the wait for the
-// next model request while the turn's client request may end.
+// Package modelturn is one agent turn driven over the wire, shared by the
+// targets that play the model through fakes/fakemodel
+// (conformance/gateway, conformance/openclaw). [Turn] is the turn itself:
+// its client request, the model's answers to it and what the calls ended
+// with; a target's turn embeds it and adds what the target does its own
+// way ([Options], the abort, the trajectory). Beneath it are the model's
+// side ([Conversation]: the model request awaiting an answer and the wait
+// for the next one while the client request may end), the answer for a
+// batch of tool calls ([Reply]) and the turn's timing ([Clock]).
 package modelturn
 
 import (
