@@ -156,6 +156,28 @@ func (r *NamespaceRegistry) ClearPlugin(pluginID string) {
 	}
 }
 
+// Unregister removes the registration id, if there is one (CM-15.6,
+// unregisterCodeModeNamespace). A new NamespaceRegistry is the cleared one
+// (clearCodeModeNamespacesForTest).
+func (r *NamespaceRegistry) Unregister(id string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.regs, id)
+}
+
+// List returns the ids of the registrations in ascending code point order
+// (CM-15.6, listCodeModeNamespaces).
+func (r *NamespaceRegistry) List() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	ids := make([]string, 0, len(r.regs))
+	for id := range r.regs {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	return ids
+}
+
 func (r *NamespaceRegistry) snapshot() []registered {
 	if r == nil {
 		return nil

@@ -127,7 +127,7 @@
   // array's length in UTF-16 code units passes maxOutputBytes: no UTF-8
   // text is shorter in bytes than in code units, so the output is then
   // certainly over the limit, and a flood cannot fill the heap first.
-  let maxOutputBytes = 65536;
+  let maxOutputBytes = 0; // configure sets it from the host's settings; before that nothing is stored
   const outputs = create(null);
   let outputCount = 0;
   let outputUnits = 2;
