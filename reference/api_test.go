@@ -29,6 +29,7 @@ const maxExported = 50
 func TestAPI_Size(t *testing.T) {
 	fset, files := parseAPI(t, nil)
 	got := exportedIdents(t, fset, files)
+	t.Logf("package codemode exports %d identifiers (at most %d)", len(got), maxExported)
 	if len(got) > maxExported {
 		t.Errorf("package codemode exports %d identifiers, at most %d may be (api_test.go):\n%s",
 			len(got), maxExported, strings.Join(got, "\n"))
