@@ -57,7 +57,8 @@ func TestConformance(t *testing.T) {
 		}
 		mk := gateway.MakeTarget(gateway.Options{Command: []string{bin, "-config", gateway.ConfigPlaceholder},
 			Fixtures: codemodetest.RealMCPFixtures})
-		wired = conformance.TestTarget(t, "reference-gateway", mk, "~@wip")
+		// One gateway process per scenario: two at a time.
+		wired = conformance.TestTargetWith(t, conformance.Options{Target: "reference-gateway", Make: mk, Tags: "~@wip", Concurrency: 2})
 	})
 	if local == nil || inproc == nil || strict == nil || wired == nil {
 		t.Fatal("a run did not report")

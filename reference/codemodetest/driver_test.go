@@ -32,7 +32,8 @@ func TestConformanceDriver(t *testing.T) {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	d := driver.New([]string{bin, "serve-driver", "--isolation", "in-process"}, driver.WithMCPFixtures(codemodetest.RealMCPFixtures))
-	conformance.TestTarget(t, "reference-driver", d.MakeTarget, "~@wip && ~@CM-17.15")
+	// One process per scenario: two at a time.
+	conformance.TestTargetWith(t, conformance.Options{Target: "reference-driver", Make: d.MakeTarget, Tags: "~@wip && ~@CM-17.15", Concurrency: 2})
 }
 
 // requireRuntime fails t when the runtime cannot run guests.
