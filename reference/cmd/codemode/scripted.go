@@ -17,8 +17,8 @@ import (
 // every call run, and approvals are denied, as no one is there to grant
 // them. It is safe for concurrent use.
 type scriptedHost struct {
-	mu       sync.Mutex
-	released chan struct{}
+	releaseOnce sync.Once
+	released    chan struct{}
 }
 
 func newScriptedHost() *scriptedHost { return &scriptedHost{released: make(chan struct{})} }
@@ -60,12 +60,4 @@ func (h *scriptedHost) BeforeToolCall(context.Context, json.RawMessage) (wire.De
 func (h *scriptedHost) Approve(context.Context, string) (bool, error) { return false, nil }
 
 // release lets every held call answer, now and from then on.
-func (h *scriptedHost) release() {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	select {
-	case <-h.released:
-	default:
-		close(h.released)
-	}
-}
+func (h *scriptedHost) release() { h.releaseOnce.Do(func() { close(h.released) }) }
