@@ -78,12 +78,15 @@ func wrap(code string) string { return wrapperHead + code + wrapperTail }
 //     failing with [ShellMessage].
 //
 // The wrapper check is not a step of CM-5.10. It comes right after the
-// module-access rule so that a source that breaks out never reaches esbuild:
-// neither the TypeScript transform nor the shell rule's parse check, which
-// would accept it, since the wrapper only hides the break-out from a
-// parser. The check on the transform's output catches what the lexer cannot
-// read in TypeScript source (such as an instantiation expression, f<T> / 2),
-// so that no break-out reaches the guest.
+// module-access rule so that a source that breaks out never reaches the
+// TypeScript transform nor the guest. A JavaScript source that breaks out
+// still meets the shell rule, which may reject it as shell (a case
+// statement's patterns close brackets they never opened); when the rule
+// answers not shell, as its parse check does for a break-out the wrapper
+// hides from a parser, the source fails with a Syntax failure. The check
+// on the transform's output catches what the lexer cannot read in
+// TypeScript source (such as an instantiation expression, f<T> / 2), so
+// that no break-out reaches the guest.
 //
 // JavaScript never reaches the TypeScript transform. The shell rule may ask
 // esbuild whether JavaScript parses (steps 9 and 10 of SPEC.md section 5.4),
@@ -105,6 +108,13 @@ func Script(code string, lang Language) (string, *Failure) {
 		return "", &Failure{Message: ModuleAccessMessage}
 	}
 	if c, ok := breakOut(code); ok {
+		// A shell command can hold a closing bracket that nothing of its
+		// own opened, as every pattern of a case statement does. The shell
+		// rule is a step of preparation (CM-5.10), so it answers first;
+		// either way the source is never evaluated.
+		if lang != TypeScript && IsShellLike(code, code) {
+			return "", &Failure{Message: ShellMessage}
+		}
 		return "", syntaxFailure(c)
 	}
 	script, prepared := wrap(code), code

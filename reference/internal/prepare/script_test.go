@@ -158,7 +158,7 @@ func TestScript_failures(t *testing.T) {
 			want: Failure{Message: ModuleAccessMessage}, transforms: 1,
 			reason: "the lexer reads a regexp after the '>' of an instantiation expression, hiding the import; the output has no type arguments"},
 
-		// Break-outs (SPEC.md CM-5.24): a guest SyntaxError, before esbuild.
+		// Break-outs (SPEC.md CM-5.24): a guest SyntaxError, before the transform.
 		{name: "javascript break-out", code: "})(); evil(); (async () => {", lang: JavaScript,
 			want: Failure{Message: "SyntaxError: unexpected token '}'", Syntax: true}},
 		{name: "javascript break-out by assignment", code: "}); x = 1; ({", lang: JavaScript,
@@ -169,8 +169,11 @@ func TestScript_failures(t *testing.T) {
 			want:   Failure{Message: "SyntaxError: unexpected token '}'", Syntax: true},
 			reason: "caught before the transform"},
 		{name: "break-out that looks like shell", code: "ls })(); evil(); (async () => {", lang: JavaScript,
-			want:   Failure{Message: "SyntaxError: unexpected token '}'", Syntax: true},
-			reason: "the wrapper check runs before the shell rule, whose parse check would accept the break-out"},
+			want: Failure{Message: "SyntaxError: unexpected token '}'", Syntax: true}, parses: 2,
+			reason: "the shell rule's parse check accepts the break-out, so the shell rule answers not shell"},
+		{name: "case statement", code: "case \"$1\" in\n  start) echo go;;\nesac", lang: JavaScript,
+			want:   Failure{Message: ShellMessage},
+			reason: "its pattern closes a bracket it never opened; the shell rule (CM-5.21) rejects it before the guest sees the break-out"},
 		{name: "module access wins over a break-out", code: "}); require('fs'); ({", lang: JavaScript,
 			want:   Failure{Message: ModuleAccessMessage},
 			reason: "the module rule is step 2 of CM-5.10; the wrapper check follows it"},
