@@ -309,9 +309,12 @@ Feature: exec input and source preparation
       | an if test block                          | if [ -f notes.txt ]; then cat notes.txt; fi          |
       | a for-in loop                             | for f in *.txt; do echo $f; done                     |
       | a brace function definition               | function greet {\n  echo hi\n}                       |
+      | a case selection                          | case "$1" in\n  start) echo go;;\nesac              |
       | environment assignments before a command  | FOO=bar BAZ=1 node server.js                         |
       | a known command with flags                | ls -la /tmp                                          |
       | a bin-prefixed known command              | /usr/local/bin/git status                            |
+      | a /bin/-prefixed known command            | /bin/ls -la /tmp                                     |
+      | a /usr/bin/-prefixed known command        | /usr/bin/git status                                  |
       | an executable path with arguments         | ./gradlew build --info                               |
       | a pipe that also parses as JavaScript     | ls \| wc                                             |
       | a redirection that also parses as JavaScript | ls > files.txt                                    |
