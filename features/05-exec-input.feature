@@ -82,7 +82,7 @@ Feature: exec input and source preparation
       | when code is absent                 | {"command": "return 40 + 2;"}                       | 42    |
       | when code is not a string           | {"code": 7, "command": "return 'from command';"}    | "from command" |
 
-  @core @CM-5.4 @CM-5.8 @CM-19.4
+  @core @CM-5.4 @CM-5.8 @CM-7.6 @CM-19.4
   Scenario Outline: exec input check rejects a missing or blank source: <case>
     Given a turn starts
     When the model calls exec with arguments:

@@ -132,6 +132,22 @@ Feature: Results and output
       {"bridgeDispatchStarted": true}
       """
 
+  @core @CM-7.6 @CM-19.4
+  Scenario: uncaught stack exhaustion fails the run in the guest phase
+    Given a turn starts
+    When the model calls exec with:
+      """js
+      const deep = (n) => deep(n + 1) + 1;
+      return deep(0);
+      """
+    Then the result fails with code "internal_error"
+    And the result error starts with "RangeError"
+    And the result failure phase is "guest"
+    And the result includes:
+      """json
+      {"bridgeDispatchStarted": false}
+      """
+
   @core @CM-7.6 @CM-7.7 @CM-12.10 @CM-19.5
   Scenario: a helper validation failure inside the guest dispatches no bridge request
     Given a turn starts
@@ -282,7 +298,7 @@ Feature: Results and output
       | a 1024-byte value of two-byte characters       | return "é".repeat(511);              | "<string>" |
       | 1023 bytes of output plus a 1-byte value       | text("x".repeat(996));\nreturn 0;    | 0          |
 
-  @core @CM-7.18 @CM-7.20 @CM-7.21 @CM-7.22 @CM-7.23 @CM-19.1 @CM-19.4 @checklist-20
+  @core @CM-7.18 @CM-7.20 @CM-7.21 @CM-7.22 @CM-7.23 @CM-7.6 @CM-19.1 @CM-19.4 @checklist-20
   Scenario Outline: a run fails one byte over maxOutputBytes: <case>
     Given code mode is configured as:
       """json
@@ -497,7 +513,7 @@ Feature: Results and output
     And the result error starts with "Error: offline"
     And the result failure phase is "bridge"
 
-  @core @CM-7.26
+  @core @CM-7.26 @CM-7.6
   Scenario: an unhandled guest promise rejection fails the run
     Given a turn starts
     When the model calls exec with:

@@ -44,7 +44,7 @@ Feature: Error codes and messages
     And the result error starts with "code mode runtime is unavailable: "
     And the result failure phase is "host"
 
-  @security @CM-19.1 @CM-19.2 @CM-19.4 @CM-18.6 @SB-10 @checklist-19
+  @security @CM-19.1 @CM-19.2 @CM-19.4 @CM-18.6 @CM-7.6 @SB-10 @checklist-19
   Scenario: error table row for a guest that exceeds the memory limit
     Given a turn starts
     When the model calls exec with:
