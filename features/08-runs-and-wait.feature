@@ -136,7 +136,7 @@ Feature: Runs, snapshots and wait
     Then the result status is "completed"
     And the result value is 21
 
-  @snapshots @CM-8.9 @CM-8.10 @CM-8.11 @CM-8.25 @CM-10.24 @checklist-21
+  @snapshots @CM-8.9 @CM-8.10 @CM-8.11 @CM-8.12 @CM-8.25 @CM-10.24 @checklist-21
   Scenario: yield_control suspends the run and wait resumes it with the yield result
     Given a turn starts
     When the model calls exec with:
@@ -239,6 +239,26 @@ Feature: Runs, snapshots and wait
       [21, 21, 21, true]
       """
     And the tool "weather" was called 3 times
+
+  @restart-safe @CM-8.12 @CM-8.11
+  Scenario: search and describe requests of a restart-safe run are listed as pending bridge requests
+    Given a turn starts
+    When the model calls exec restart-safe with:
+      """js
+      const [hits, entry] = await Promise.all([tools.search("weather"), tools.describe("openclaw:core:read")]);
+      return [hits[0].id, entry.id];
+      """
+    Then the result is waiting with reason "pending_tools"
+    And the result pending tool calls are:
+      """json
+      [{"id": "bridge:search:1", "method": "search"}, {"id": "bridge:describe:1", "method": "describe"}]
+      """
+    When the model calls wait
+    Then the result status is "completed"
+    And the result value is:
+      """json
+      ["openclaw:core:weather", "openclaw:core:read"]
+      """
 
   @snapshots @CM-8.22 @CM-8.23 @checklist-21 @timing
   Scenario: wait returns waiting with the same run id while no pending call has settled

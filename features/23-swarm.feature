@@ -449,3 +449,39 @@ Feature: Swarm orchestration globals
     When the tool "sessions_spawn" is released
     And the model calls wait
     Then the result value is "late summary"
+
+  @e2e @CM-8.12 @CM-8.11 @CM-9.5
+  Scenario: A restart-safe sub-agent run suspends first on its agentSpawn and then on its agentWait request
+    Given the config also has:
+      """json
+      {"tools": {"swarm": true}}
+      """
+    And sub-agents answer "restart-safe summary"
+    When a turn starts
+    And the model calls exec restart-safe with:
+      """js
+      return await agents.run("Summarise errors");
+      """
+    Then the result is waiting with reason "pending_tools"
+    And the result pending tool calls are:
+      """json
+      [{"id": "bridge:agentSpawn:1", "method": "agentSpawn"}]
+      """
+    And the result includes:
+      """json
+      {"replaySafe": true}
+      """
+    When the model calls wait
+    Then the result is waiting with reason "pending_tools"
+    And the result run id is the previous one
+    And the result pending tool calls are:
+      """json
+      [{"id": "bridge:agentWait:1", "method": "agentWait"}]
+      """
+    And the result includes:
+      """json
+      {"replaySafe": true}
+      """
+    When the model calls wait
+    Then the result value is "restart-safe summary"
+    And the tool "sessions_spawn" was called 1 times
