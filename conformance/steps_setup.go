@@ -41,7 +41,7 @@ func (w *world) registerSetup(sc *godog.ScenarioContext) {
 	sc.Step(`^the MCP server "([^"]+)" also offers resources:$`, w.mcpResources)
 	sc.Step(`^the MCP server "([^"]+)" also offers prompts:$`, w.mcpPrompts)
 	sc.Step(`^the real MCP server "([^"]+)"$`, w.realMCPServer)
-	sc.Step(`^the plugin "([^"]+)" registers the namespace:$`, w.registerNamespace)
+	sc.Step(`^the plugin "([^"]*)" registers the namespace:$`, w.registerNamespace)
 	sc.Step(`^the plugin "([^"]+)" is rolled back$`, func(p string) error { w.setup.RolledBack = append(w.setup.RolledBack, p); return nil })
 	sc.Step(`^sub-agents answer "([^"]*)"$`, func(t string) error { w.setup.SubAgentAnswer = t; return nil })
 	sc.Step(`^sub-agents answer:$`, func(d *godog.DocString) error { w.setup.SubAgentAnswer = d.Content; return nil })

@@ -322,6 +322,8 @@ Feature: Internal code-mode namespaces
     Examples:
       | key         | segment     |
       | __proto__   | __proto__   |
+      | constructor | constructor |
+      | prototype   | prototype   |
       |             | (empty)     |
       | a.b         | a.b         |
 
@@ -660,6 +662,17 @@ Feature: Internal code-mode namespaces
       ["Issues"]
       """
 
+  @namespaces @CM-15.2
+  Scenario: Registering a namespace without a plugin id is refused after the id check
+    When the plugin "" registers the namespace:
+      """json
+      {"id": "github-issues", "globalName": "tools", "requiredToolNames": [], "scope": {}}
+      """
+    Then the registration is refused with:
+      """text
+      Code mode namespace pluginId must be non-empty.
+      """
+
   @namespaces @CM-15.2 @CM-15.3 @CM-15.4
   Scenario Outline: Namespace registration validation: <case>
     When the plugin "github" registers the namespace:
@@ -677,6 +690,13 @@ Feature: Internal code-mode namespaces
       | id checked first         | {"id": "", "globalName": "tools", "requiredToolNames": [], "scope": {}}                                                        | Code mode namespace id must be non-empty.                                  |
       | not an identifier        | {"id": "github-issues", "globalName": "my-issues", "requiredToolNames": ["github_list_issues"], "scope": {}}                   | Code mode namespace globalName must be a JavaScript identifier.            |
       | reserved tools           | {"id": "github-issues", "globalName": "tools", "requiredToolNames": ["github_list_issues"], "scope": {}}                       | Code mode namespace globalName "tools" is reserved.                        |
+      | reserved ALL_TOOLS       | {"id": "github-issues", "globalName": "ALL_TOOLS", "requiredToolNames": ["github_list_issues"], "scope": {}}                   | Code mode namespace globalName "ALL_TOOLS" is reserved.                    |
+      | reserved namespaces      | {"id": "github-issues", "globalName": "namespaces", "requiredToolNames": ["github_list_issues"], "scope": {}}                  | Code mode namespace globalName "namespaces" is reserved.                   |
+      | reserved text            | {"id": "github-issues", "globalName": "text", "requiredToolNames": ["github_list_issues"], "scope": {}}                        | Code mode namespace globalName "text" is reserved.                         |
+      | reserved json            | {"id": "github-issues", "globalName": "json", "requiredToolNames": ["github_list_issues"], "scope": {}}                        | Code mode namespace globalName "json" is reserved.                         |
+      | reserved MCP             | {"id": "github-issues", "globalName": "MCP", "requiredToolNames": ["github_list_issues"], "scope": {}}                         | Code mode namespace globalName "MCP" is reserved.                          |
+      | reserved API             | {"id": "github-issues", "globalName": "API", "requiredToolNames": ["github_list_issues"], "scope": {}}                         | Code mode namespace globalName "API" is reserved.                          |
+      | reserved Swarm agents    | {"id": "github-issues", "globalName": "agents", "requiredToolNames": ["github_list_issues"], "scope": {}}                      | Code mode namespace globalName "agents" is reserved.                       |
       | reserved bridge prefix   | {"id": "github-issues", "globalName": "__openclawBridge", "requiredToolNames": ["github_list_issues"], "scope": {}}            | Code mode namespace globalName "__openclawBridge" is reserved.             |
       | reserved before required | {"id": "github-issues", "globalName": "yield_control", "requiredToolNames": [], "scope": {}}                                   | Code mode namespace globalName "yield_control" is reserved.                |
       | built-in global          | {"id": "github-issues", "globalName": "Reflect", "requiredToolNames": ["github_list_issues"], "scope": {}}                     | Code mode namespace globalName "Reflect" collides with a global.           |
