@@ -116,7 +116,7 @@ Feature: Internal code-mode namespaces
       """
     Then the result value is "ops"
 
-  @namespaces @CM-15.7 @CM-4.21 @CM-4.20 @ns-1
+  @namespaces @CM-15.7 @CM-4.21 @CM-4.20 @CM-10.1 @ns-1
   Scenario: The namespace prompt text appears when every backing tool is visible
     Given the plugin "github" registers the namespace:
       """json

@@ -103,7 +103,7 @@ Feature: Swarm orchestration globals
     And the model-visible tools do not include "exec"
     And the model-visible tools do not include "wait"
 
-  @core @CM-23.3 @CM-10.2
+  @core @CM-23.3 @CM-10.1 @CM-10.2
   Scenario: Swarm globals are a frozen agents object and two functions that cannot be replaced
     Given the config also has:
       """json
