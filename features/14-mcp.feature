@@ -133,6 +133,38 @@ Feature: MCP namespace, $api and virtual declaration files
       | listIssues     | listIssues     | ["listIssues"]        | list_issues    | tool           | createIssue |
       | resources.read | resources.read | ["resources", "read"] | resources_read | resources_read | createIssue |
 
+  @mcp @CM-14.23 @CM-14.21
+  Scenario: MCP server $api names the operation of tools and of every resource and prompt utility entry
+    Given the MCP server "docs" with tools:
+      """json
+      [{"name": "lookup", "description": "Look up a document.", "inputSchema": {"type": "object", "properties": {}}}]
+      """
+    And the MCP server "docs" also offers resources:
+      """json
+      [{"uri": "memo://one", "name": "one", "mimeType": "text/plain", "text": "first memo"}]
+      """
+    And the MCP server "docs" also offers prompts:
+      """json
+      [{"name": "brief", "description": "Release brief.", "arguments": [{"name": "topic", "required": true}], "text": "Write a brief."}]
+      """
+    When a turn starts
+    And the model calls exec with:
+      """js
+      const api = await MCP.docs.$api();
+      return Object.fromEntries(api.tools.map((tool) => [tool.method, [tool.path, tool.mcpTool, tool.operation]]));
+      """
+    Then the result value is:
+      """json
+      {
+        "lookup": [["lookup"], "lookup", "tool"],
+        "resources.list": [["resources", "list"], "resources_list", "resources_list"],
+        "resources.read": [["resources", "read"], "resources_read", "resources_read"],
+        "prompts.list": [["prompts", "list"], "prompts_list", "prompts_list"],
+        "prompts.get": [["prompts", "get"], "prompts_get", "prompts_get"]
+      }
+      """
+    And the tool "lookup" was not called
+
   @mcp @CM-14.21 @CM-14.22
   Scenario: MCP server $api returns input schemas only when options.schema is true
     When a turn starts
