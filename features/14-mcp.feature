@@ -548,7 +548,7 @@ Feature: MCP namespace, $api and virtual declaration files
     And the tool "prototype" was called 1 times
     And the tool "delete" was called 1 times
 
-  @mcp @CM-14.10 @CM-14.17 @CM-14.19
+  @mcp @CM-14.10 @CM-14.17 @CM-14.19 @CM-20.5
   Scenario: MCP resources and prompts are grouped under fixed paths and send the MCP methods
     Given the MCP server "docs" with tools:
       """json

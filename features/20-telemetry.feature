@@ -124,6 +124,33 @@ Feature: Telemetry
     And the trajectory shows "read" under the exec call
     And the trajectory shows "weather" under the exec call
 
+  @namespaces @CM-20.5
+  Scenario: telemetry counts internal namespace calls as calls
+    Given the catalog "basic"
+    And the plugin "shipping" registers the namespace:
+      """json
+      {
+        "id": "shipping-tools",
+        "globalName": "Shipping",
+        "description": "Shipment helpers.",
+        "requiredToolNames": ["shipping_list"],
+        "scope": {"list": {"$tool": "shipping_list"}}
+      }
+      """
+    And a turn starts
+    When the model calls exec with:
+      """js
+      await Shipping.list();
+      await Shipping.list({ paid: true });
+      return "counted";
+      """
+    Then the result value is "counted"
+    And the telemetry includes:
+      """json
+      {"searchCount": 0, "describeCount": 0, "callCount": 2}
+      """
+    And the tool "shipping_list" was called 2 times
+
   @core @CM-20.3
   Scenario: telemetry counters accumulate over the exec calls of one agent run and restart for the next
     Given the catalog "basic"
