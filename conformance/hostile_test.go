@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -252,5 +253,50 @@ func TestProbeExpressions(t *testing.T) {
 	}
 	if wrapped != len(codeModeGlobals) {
 		t.Errorf("%d probe expressions read through typeof, want %d (every code-mode global is a fingerprint target)", wrapped, len(codeModeGlobals))
+	}
+}
+
+// TestFingerprintRawChars: a probe part of whole signatures fits the run's
+// maxOutputBytes as the target reads it (SPEC chapter 2: default 65536,
+// clamped to at least 1024), so the probe hashes only where it must.
+func TestFingerprintRawChars(t *testing.T) {
+	tests := []struct {
+		name     string
+		codeMode any
+		want     int
+	}{
+		{"default", true, (65536 - 256) / probeChunk / 2},
+		{"no limit set", map[string]any{"enabled": true}, (65536 - 256) / probeChunk / 2},
+		{"the smallest limit", map[string]any{"maxOutputBytes": 1024.0}, (1024 - 256) / probeChunk / 2},
+		{"a limit read from a scenario", map[string]any{"maxOutputBytes": json.Number("2048")}, (2048 - 256) / probeChunk / 2},
+		{"an int", map[string]any{"maxOutputBytes": 4096}, (4096 - 256) / probeChunk / 2},
+		{"clamped up", map[string]any{"maxOutputBytes": 10.0}, (1024 - 256) / probeChunk / 2},
+		{"not an integer gives the default", map[string]any{"maxOutputBytes": 2048.5}, (65536 - 256) / probeChunk / 2},
+		{"not a number gives the default", map[string]any{"maxOutputBytes": "4096"}, (65536 - 256) / probeChunk / 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := &world{config: map[string]any{"tools": map[string]any{"codeMode": tt.codeMode}}}
+			if got := w.fingerprintRawChars(); got != tt.want {
+				t.Errorf("fingerprintRawChars() = %d, want %d", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestSignatureChange: a leak report names the first member of a target
+// whose whole signatures differ, and nothing for hashed ones.
+func TestSignatureChange(t *testing.T) {
+	tests := []struct{ was, now, want string }{
+		{"p2e|a=wecf:a:0:native|b=wc", "p2e|a=wecf:a:0:native|b=w", ` (was "b=wc", now "b=w")`},
+		{"p2e|a=wc", "p2e|a=wc|x=wecnumber:1", ` (was "", now "x=wecnumber:1")`},
+		{"p2e|a=wc", "p2x|a=wc", ` (was "p2e", now "p2x")`},
+		{"#0badf00d", "#deadbeef", ""},
+		{"p2e|a=wc", "#deadbeef", ""},
+	}
+	for _, tt := range tests {
+		if got := signatureChange(tt.was, tt.now); got != tt.want {
+			t.Errorf("signatureChange(%q, %q) = %q, want %q", tt.was, tt.now, got, tt.want)
+		}
 	}
 }

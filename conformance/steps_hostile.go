@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
 	"sort"
@@ -233,7 +234,9 @@ func (w *world) trivialExec() error {
 	if err := w.startTurn(next); err != nil {
 		return err
 	}
-	rec, err := w.call("exec", json.RawMessage(`{"code":"return 1 + 1;"}`))
+	// The program's own limits apply, a timeoutMs as short as 300 ms: a
+	// trivial exec may miss that on a loaded machine, and is tried again.
+	rec, err := w.execPastLoad(json.RawMessage(`{"code":"return 1 + 1;"}`))
 	if err != nil {
 		return err
 	}
@@ -272,7 +275,7 @@ func (w *world) nothingLeaked(h *hostileRun) error {
 	}{{"the same session", same}, {"another session", other}} {
 		for i, name := range fingerprintTargets {
 			if c.fp[i] != h.baseline[i] {
-				changed = append(changed, name+" in "+c.where)
+				changed = append(changed, name+" in "+c.where+signatureChange(h.baseline[i], c.fp[i]))
 			}
 		}
 	}
@@ -280,6 +283,29 @@ func (w *world) nothingLeaked(h *hostileRun) error {
 		return fmt.Errorf("the program's changes leaked into a fresh run: %s", strings.Join(changed, ", "))
 	}
 	return nil
+}
+
+// signatureChange describes where two whole signatures of a target first
+// differ, as " (was …, now …)" of their "|"-separated members; "" when
+// either is a hash.
+func signatureChange(was, now string) string {
+	if strings.HasPrefix(was, "#") || strings.HasPrefix(now, "#") {
+		return ""
+	}
+	a, b := strings.Split(was, "|"), strings.Split(now, "|")
+	for i := range max(len(a), len(b)) {
+		var x, y string
+		if i < len(a) {
+			x = a[i]
+		}
+		if i < len(b) {
+			y = b[i]
+		}
+		if x != y {
+			return fmt.Sprintf(" (was %q, now %q)", x, y)
+		}
+	}
+	return ""
 }
 
 // fingerprintTargets are the guest objects whose own properties a
@@ -297,19 +323,28 @@ var fingerprintTargets = []string{
 }
 
 // fingerprintProbe is the guest program of a fingerprint of the targets
-// from to to (fingerprintTargets[from:to]): per target an FNV-1a hash of
-// its prototype, extensibility and own property descriptors (function
-// values by name, length and source text), or of the fixed marker "absent"
-// for an undefined target, as one string of 8 hex digits per target.
-// Prototypes are named by their index in all the targets, so a part hashes
-// as it does in the whole. It is small enough for the smallest
-// maxOutputBytes, and a part of probeChunk targets fast enough for the
-// smallest timeoutMs.
-func fingerprintProbe(from, to int) string {
-	return fingerprintProbeBody + fmt.Sprintf("return targets.slice(%d, %d).map((o) => hash(o === undefined ? \"absent\" : signature(o))).join(\"\");", from, to)
+// from to to (fingerprintTargets[from:to]): per target a signature of its
+// prototype, extensibility and own property descriptors (function values by
+// name, length and source text), or the fixed marker "absent" for an
+// undefined target. Prototypes are named by their index in all the targets,
+// so a part reads as it does in the whole. The probe returns an array with
+// one string per target: the signature itself when it is printable ASCII of
+// at most rawChars characters, else "#" and its FNV-1a hash in 8 hex digits.
+// The same signature always reads the same way, so two fingerprints differ
+// exactly where their signatures do. Hashing is the probe's costly part (a
+// character at a time, in guest code), so the signatures are returned whole
+// wherever the run's maxOutputBytes leaves room (fingerprintRawChars), and a
+// native function's source text, which its name fixes, is not hashed. A
+// part of probeChunk targets is fast enough for the smallest timeoutMs.
+func fingerprintProbe(from, to, rawChars int) string {
+	return fingerprintProbeBody + fmt.Sprintf(`const raw = %d;
+return targets.slice(%d, %d).map((o) => {
+  const s = o === undefined ? "absent" : signature(o);
+  return s.length <= raw && /^[\x20-\x7e]*$/.test(s) ? s : "#" + hash(s);
+});`, rawChars, from, to)
 }
 
-// fingerprintProbeBody is fingerprintProbe but for its return statement.
+// fingerprintProbeBody is fingerprintProbe but for its final statements.
 var fingerprintProbeBody = `const R = Reflect, fts = Function.prototype.toString, ext = Object.isExtensible;
 const targets = [` + strings.Join(probeExpressions(), ", ") + `];
 const hash = (s) => {
@@ -323,7 +358,9 @@ const describe = (v) => {
     let src;
     try { src = R.apply(fts, v, []); } catch (e) { src = "?"; }
     const d = R.getOwnPropertyDescriptor(v, "name");
-    return "f:" + (d && "value" in d ? String(d.value) : "?") + ":" + v.length + ":" + hash(src);
+    const name = d && "value" in d ? String(d.value) : "?";
+    const native = typeof d?.value === "string" && src === "function " + d.value + "() {\n    [native code]\n}";
+    return "f:" + name + ":" + v.length + ":" + (native ? "native" : hash(src));
   }
   if (t === "object") return v === null ? "null" : "o" + targets.indexOf(v);
   if (t === "symbol") return "s:" + v.description;
@@ -341,6 +378,30 @@ const signature = (o) => {
   return s;
 };
 `
+
+// fingerprintRawChars is the longest signature a probe part returns whole
+// under the run's maxOutputBytes (SPEC chapter 2: 65536 by default, at
+// least 1024): half of an even share of the limit per target, after room
+// for the payload's JSON, so that a part of escaped signatures stays under
+// the limit.
+func (w *world) fingerprintRawChars() int {
+	limit := 65536
+	if cm, ok := w.tools()["codeMode"].(map[string]any); ok {
+		var v float64
+		switch n := cm["maxOutputBytes"].(type) {
+		case float64:
+			v = n
+		case json.Number:
+			v, _ = n.Float64()
+		case int:
+			v = float64(n)
+		}
+		if v >= 1 && v == math.Trunc(v) {
+			limit = int(min(max(v, 1024), 10485760))
+		}
+	}
+	return (limit - 256) / probeChunk / 2
+}
 
 // codeModeGlobals are the fingerprintTargets a target may leave undefined:
 // the code-mode globals of SPEC chapter 10.
@@ -404,30 +465,44 @@ func (w *world) fingerprint() ([]string, error) {
 
 // fingerprintPart fingerprints fingerprintTargets[from:to] in one fresh run.
 func (w *world) fingerprintPart(from, to int) ([]string, error) {
-	b, err := json.Marshal(map[string]string{"code": fingerprintProbe(from, to)})
+	b, err := json.Marshal(map[string]string{"code": fingerprintProbe(from, to, w.fingerprintRawChars())})
 	if err != nil {
 		return nil, err
 	}
-	var rec callRecord
+	rec, err := w.execPastLoad(b)
+	if err != nil {
+		return nil, err
+	}
+	m, _ := rec.payload.(map[string]any)
+	parts, _ := m["value"].([]any)
+	out := make([]string, 0, to-from)
+	for _, p := range parts {
+		if s, ok := p.(string); ok && s != "" {
+			out = append(out, s)
+		}
+	}
+	if m["status"] != "completed" || len(parts) != to-from || len(out) != to-from {
+		return nil, fmt.Errorf("the fingerprint probe of %s to %s = %s, want completed with %d signatures",
+			fingerprintTargets[from], fingerprintTargets[to-1], show(rec.payload), to-from)
+	}
+	return out, nil
+}
+
+// execPastLoad execs a fresh run of the current turn with args, again
+// after a timeout, up to probeAttempts times spaced by probeBackoff: a
+// probe's timeout on a loaded machine says nothing of what it checks. Any
+// other outcome is final, and a host that times out every fresh run still
+// fails the step that asked.
+func (w *world) execPastLoad(args []byte) (callRecord, error) {
 	for attempt := 1; ; attempt++ {
-		if rec, err = w.call("exec", b); err != nil {
-			return nil, err
+		rec, err := w.call("exec", args)
+		if err != nil {
+			return rec, err
 		}
 		m, _ := rec.payload.(map[string]any)
 		if m["status"] != "failed" || m["code"] != "timeout" || attempt == probeAttempts {
-			break
+			return rec, nil
 		}
 		time.Sleep(time.Duration(attempt) * probeBackoff)
 	}
-	m, _ := rec.payload.(map[string]any)
-	s, ok := m["value"].(string)
-	if m["status"] != "completed" || !ok || len(s) != 8*(to-from) {
-		return nil, fmt.Errorf("the fingerprint probe of %s to %s = %s, want completed with %d hex digits",
-			fingerprintTargets[from], fingerprintTargets[to-1], show(rec.payload), 8*(to-from))
-	}
-	out := make([]string, to-from)
-	for i := range out {
-		out[i] = s[8*i : 8*i+8]
-	}
-	return out, nil
 }
