@@ -141,7 +141,6 @@ Feature: Results and output
       return deep(0);
       """
     Then the result fails with code "internal_error"
-    And the result error starts with "RangeError"
     And the result failure phase is "guest"
     And the result includes:
       """json
