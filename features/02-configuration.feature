@@ -45,6 +45,26 @@ Feature: Configuration
       | "true"                                           |
       | {"timeoutMs": 1234, "languages": ["typescript"]} |
 
+  @core @CM-2.4
+  Scenario Outline: Configuration: an enabled member that is <case> leaves code mode disabled
+    Given code mode is configured as:
+      """json
+      {"enabled": <enabled>}
+      """
+    When a turn starts
+    Then the model-visible tools are "read, weather, shipping_list, select_file"
+
+    Examples:
+      | case                | enabled            |
+      | false               | false              |
+      | null                | null               |
+      | the string auto     | "auto"             |
+      | the string true     | "true"             |
+      | another string      | "yes"              |
+      | a number            | 1                  |
+      | an array            | [true]             |
+      | an object           | {"enabled": true}  |
+
   @core @CM-2.5 @checklist-1
   Scenario: Configuration: without tools.codeMode every tool keeps its normal definition and path
     Given code mode is disabled
@@ -460,10 +480,13 @@ Feature: Configuration
       | global            | agent               | visible                                   |
       | true              | false               | read, weather, shipping_list, select_file |
       | true              | null                | read, weather, shipping_list, select_file |
+      | true              | "auto"              | read, weather, shipping_list, select_file |
+      | true              | 1                   | read, weather, shipping_list, select_file |
+      | true              | [true]              | read, weather, shipping_list, select_file |
       | {"enabled": true} | {"enabled": "true"} | read, weather, shipping_list, select_file |
       | "auto"            | true                | exec, wait                                |
 
-  @core @CM-2.15
+  @core @CM-2.15 @CM-2.16
   Scenario: Configuration: an agent override applies only to the agent with that id
     Given the config is:
       """json
