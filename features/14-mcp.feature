@@ -497,6 +497,26 @@ Feature: MCP namespace, $api and virtual declaration files
       {"output": "markdown"}
       """
 
+  @mcp @CM-14.8
+  Scenario: An MCP server named my_server gets the identifier myServer
+    Given the MCP server "my_server" with tools:
+      """json
+      [{"name": "ping", "inputSchema": {"type": "object", "properties": {}}}]
+      """
+    When a turn starts
+    And the model calls exec with:
+      """js
+      const root = await MCP.$api();
+      return {
+        servers: root.servers.map((server) => [server.identifier, server.serverName]),
+        ping: typeof MCP.myServer.ping,
+      };
+      """
+    Then the result value is:
+      """json
+      {"servers": [["github", "github"], ["myServer", "my_server"]], "ping": "function"}
+      """
+
   @mcp @CM-14.9
   Scenario: MCP tool method identifiers avoid reserved words, forbidden segments and the $api/resources/prompts slots
     Given the MCP server "kit" with tools:
@@ -547,6 +567,32 @@ Feature: MCP namespace, $api and virtual declaration files
       """
     And the tool "prototype" was called 1 times
     And the tool "delete" was called 1 times
+
+  @mcp @CM-14.9
+  Scenario: Each server starts its tool methods with the $api, resources and prompts slots taken
+    Given the MCP server "kit" with tools:
+      """json
+      [
+        {"name": "create_issue", "inputSchema": {"type": "object", "properties": {}}},
+        {"name": "prompts", "inputSchema": {"type": "object", "properties": {}}},
+        {"name": "resources", "inputSchema": {"type": "object", "properties": {}}}
+      ]
+      """
+    When a turn starts
+    And the model calls exec with:
+      """js
+      const methods = async (server) => Object.fromEntries(
+        (await MCP[server].$api()).tools.filter((tool) => tool.operation === "tool").map((tool) => [tool.mcpTool, tool.method]),
+      );
+      return { github: await methods("github"), kit: await methods("kit") };
+      """
+    Then the result value is:
+      """json
+      {
+        "github": {"create_issue": "createIssue", "list_issues": "listIssues"},
+        "kit": {"create_issue": "createIssue", "prompts": "prompts2", "resources": "resources2"}
+      }
+      """
 
   @mcp @CM-14.10 @CM-14.17 @CM-14.19 @CM-20.5
   Scenario: MCP resources and prompts are grouped under fixed paths and send the MCP methods
