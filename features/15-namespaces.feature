@@ -385,6 +385,56 @@ Feature: Internal code-mode namespaces
       }
       """
 
+  @namespaces @CM-10.4
+  Scenario: Every namespace object reachable from namespaces is frozen
+    Given the plugin "github" registers the namespace:
+      """json
+      {
+        "id": "github-issues",
+        "globalName": "Issues",
+        "requiredToolNames": ["github_list_issues"],
+        "scope": {
+          "settings": {"labels": ["bug"], "paging": {"size": 20}},
+          "list": {"$tool": "github_list_issues"}
+        }
+      }
+      """
+    When a turn starts
+    And the model calls exec with:
+      """js
+      const issues = namespaces.Issues;
+      const attempts = (() => {
+        "use strict";
+        const attempt = (change) => {
+          try {
+            change();
+            return "changed";
+          } catch (error) {
+            return error.name;
+          }
+        };
+        return [
+          attempt(() => { issues.list = null; }),
+          attempt(() => { issues.extra = 1; }),
+          attempt(() => { issues.settings.paging.size = 99; }),
+          attempt(() => { issues.settings.labels.push("triage"); }),
+        ];
+      })();
+      return {
+        frozen: [Object.isFrozen(issues), Object.isFrozen(issues.settings), Object.isFrozen(issues.settings.paging), Object.isFrozen(issues.settings.labels)],
+        attempts,
+        kept: [typeof issues.list, issues.settings.paging.size, issues.settings.labels.length],
+      };
+      """
+    Then the result value is:
+      """json
+      {
+        "frozen": [true, true, true, true],
+        "attempts": ["TypeError", "TypeError", "TypeError", "TypeError"],
+        "kept": ["function", 20, 1]
+      }
+      """
+
   @namespaces @CM-15.16 @ns-5
   Scenario: A callable path cannot target a tool outside requiredToolNames
     Given the tool:
