@@ -329,7 +329,7 @@ Feature: Configuration
       | null    | 3    | 3     | 3      |
       | 0       | "10" | 8     | 50     |
 
-  @core @CM-2.9 @CM-5.11
+  @core @CM-2.9 @CM-5.11 @CM-19.2
   Scenario: Configuration: languages keeps only known entries so typescript alone disables javascript cells
     Given code mode is configured as:
       """json

@@ -82,7 +82,7 @@ Feature: exec input and source preparation
       | when code is absent                 | {"command": "return 40 + 2;"}                       | 42    |
       | when code is not a string           | {"code": 7, "command": "return 'from command';"}    | "from command" |
 
-  @core @CM-5.4 @CM-5.8 @CM-7.6 @CM-19.4
+  @core @CM-5.4 @CM-5.8 @CM-7.6 @CM-19.4 @CM-19.2
   Scenario Outline: exec input check rejects a missing or blank source: <case>
     Given a turn starts
     When the model calls exec with arguments:
@@ -206,7 +206,7 @@ Feature: exec input and source preparation
 
   # 5.3 Module-access rule
 
-  @core @CM-5.14 @CM-5.15 @CM-5.17 @CM-5.12 @checklist-17
+  @core @CM-5.14 @CM-5.15 @CM-5.17 @CM-5.12 @checklist-17 @CM-19.2
   Scenario Outline: exec module-access rule rejects <form>
     Given a turn starts
     When the model calls exec with:
@@ -289,7 +289,7 @@ Feature: exec input and source preparation
 
   # 5.4 Shell rule
 
-  @core @CM-5.19 @CM-5.21 @CM-19.4
+  @core @CM-5.19 @CM-5.21 @CM-19.4 @CM-19.2
   Scenario Outline: exec shell rule rejects <form>
     Given a turn starts
     When the model calls exec with:

@@ -92,7 +92,7 @@ Feature: TypeScript cells
     Then the result status is "completed"
     And the result value is null
 
-  @typescript @CM-6.6 @CM-6.7 @CM-19.4
+  @typescript @CM-6.6 @CM-6.7 @CM-19.4 @CM-19.2
   Scenario: a TypeScript syntax error fails the transform
     Given a turn starts
     When the model calls exec in typescript with:

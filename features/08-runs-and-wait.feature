@@ -67,7 +67,7 @@ Feature: Runs, snapshots and wait
     And the result error is "code mode timeout exceeded"
     And the result failure phase is "bridge"
 
-  @core @CM-8.16 @CM-18.2 @CM-7.6 @CM-19.1 @checklist-18
+  @core @CM-8.16 @CM-18.2 @CM-7.6 @CM-19.1 @checklist-18 @CM-19.2
   Scenario: guest code still running at the exec deadline is interrupted with a timeout
     Given code mode is configured as:
       """json
@@ -369,7 +369,7 @@ Feature: Runs, snapshots and wait
 
   # 8.3 wait refusals
 
-  @snapshots @CM-8.19 @CM-8.20 @CM-19.1 @CM-19.4 @checklist-22
+  @snapshots @CM-8.19 @CM-8.20 @CM-19.1 @CM-19.4 @checklist-22 @CM-19.2
   Scenario: wait refuses an unknown run id with an input failure payload
     Given a turn starts
     When the model calls wait with arguments:
@@ -397,7 +397,7 @@ Feature: Runs, snapshots and wait
       }
       """
 
-  @snapshots @CM-8.18 @CM-8.17 @CM-19.4
+  @snapshots @CM-8.18 @CM-8.17 @CM-19.4 @CM-19.2
   Scenario Outline: wait refuses a run id that is <case>
     Given a turn starts
     When the model calls wait with arguments:
@@ -467,7 +467,7 @@ Feature: Runs, snapshots and wait
     And the model calls wait
     Then the wait is refused with "code mode run belongs to a different agent run."
 
-  @snapshots @CM-8.19 @CM-8.20 @checklist-22
+  @snapshots @CM-8.19 @CM-8.20 @checklist-22 @CM-19.2
   Scenario: wait refuses a run of another session within the same agent run
     Given a turn starts
     When the model calls exec with:
@@ -485,7 +485,7 @@ Feature: Runs, snapshots and wait
       {"bridgeDispatchStarted": false, "output": [], "replaySafe": false}
       """
 
-  @snapshots @CM-8.19 @CM-8.20 @CM-8.21 @checklist-22
+  @snapshots @CM-8.19 @CM-8.20 @CM-8.21 @checklist-22 @CM-19.2
   Scenario: a second concurrent wait for the same run is refused and leaves the run intact
     Given code mode is configured as:
       """json
@@ -561,7 +561,7 @@ Feature: Runs, snapshots and wait
       """
     Then the wait is refused with "code mode run is unavailable or expired."
 
-  @snapshots @CM-8.29 @CM-8.30 @CM-22.13 @CM-8.28 @CM-8.20 @checklist-22 @e2e-15
+  @snapshots @CM-8.29 @CM-8.30 @CM-22.13 @CM-8.28 @CM-8.20 @checklist-22 @e2e-15 @CM-19.2
   Scenario: a suspended run expires after snapshotTtlSeconds and its host work is cancelled
     Given code mode is configured as:
       """json
@@ -674,7 +674,7 @@ Feature: Runs, snapshots and wait
     And the result error is "code mode execution aborted"
     And the result failure phase is "bridge"
 
-  @snapshots @CM-8.31 @CM-8.32 @CM-8.33 @CM-8.28 @CM-19.4
+  @snapshots @CM-8.31 @CM-8.32 @CM-8.33 @CM-8.28 @CM-19.4 @CM-19.2
   Scenario: a process holds at most 64 suspended runs
     # A generous deadline: 64 cells at once on a small, loaded machine (or
     # under the race detector) must not turn into timeouts.
@@ -731,7 +731,7 @@ Feature: Runs, snapshots and wait
       | before any nested call      | await new Promise(() => {});\nreturn 1;                                                  | guest  |
       | after a nested call         | await tools.callValue("weather", { city: "Oslo" });\nawait new Promise(() => {});\nreturn 1; | bridge |
 
-  @snapshots @CM-8.35 @CM-8.36 @CM-19.1 @CM-19.4 @checklist-20
+  @snapshots @CM-8.35 @CM-8.36 @CM-19.1 @CM-19.4 @checklist-20 @CM-19.2
   Scenario: a snapshot larger than maxSnapshotBytes fails the run instead of suspending it
     Given code mode is configured as:
       """json

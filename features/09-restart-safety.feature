@@ -35,7 +35,7 @@ Feature: Restart safety
       """
     And the tool "read" was called 1 time
 
-  @restart-safe @CM-9.3 @CM-9.4 @CM-9.6 @CM-19.4
+  @restart-safe @CM-9.3 @CM-9.4 @CM-9.6 @CM-19.4 @CM-19.2
   Scenario: a restart-safe run refuses a tool that is not marked replay-safe
     Given a turn starts
     When the model calls exec restart-safe with:
