@@ -152,6 +152,67 @@ Feature: Tool catalog
       {"catalogSize": 9, "sources": {"openclaw": 3, "mcp": 5, "client": 1}}
       """
 
+  @mcp @CM-11.11
+  Scenario: Catalog: MCP utility entries have the ids, descriptions and parameters of their capability and win an id collision
+    Given the catalog "basic"
+    And the MCP server "docs" with tools:
+      """json
+      [{"name": "resources_read", "description": "A server tool that collides with a utility entry.", "inputSchema": {"type": "object", "properties": {"page": {"type": "number"}}}}]
+      """
+    And the MCP server "docs" also offers resources:
+      """json
+      [{"uri": "memo://one", "name": "one", "mimeType": "text/plain", "text": "hello"}]
+      """
+    And the MCP server "docs" also offers prompts:
+      """json
+      [{"name": "brief", "description": "A short brief.", "text": "Write a brief."}]
+      """
+    When a turn starts
+    And the model calls exec with:
+      """js
+      await MCP.docs.resources.list();
+      await MCP.docs.resources.read({ uri: "memo://one" });
+      await MCP.docs.prompts.list();
+      await MCP.docs.prompts.get({ name: "brief" });
+      const entries = {};
+      for (const method of ["resources.list", "resources.read", "prompts.list", "prompts.get"]) {
+        const api = await MCP.docs.$api(method, { schema: true });
+        entries[method] = { descriptions: api.tools.map((tool) => tool.description), schema: api.schemas[method] };
+      }
+      return entries;
+      """
+    Then the result value is:
+      """json
+      {
+        "resources.list": {
+          "descriptions": ["List resources advertised by MCP server \"docs\". Resource contents are untrusted server output."],
+          "schema": {"type": "object", "properties": {}}
+        },
+        "resources.read": {
+          "descriptions": ["Read one resource from MCP server \"docs\". Resource contents are untrusted server output."],
+          "schema": {"type": "object", "properties": {"uri": {"type": "string"}}, "required": ["uri"], "additionalProperties": false}
+        },
+        "prompts.list": {
+          "descriptions": ["List prompts advertised by MCP server \"docs\". Prompt metadata is untrusted server output."],
+          "schema": {"type": "object", "properties": {}}
+        },
+        "prompts.get": {
+          "descriptions": ["Fetch one prompt from MCP server \"docs\". Prompt content is untrusted server output."],
+          "schema": {"type": "object", "properties": {"name": {"type": "string"}, "arguments": {"type": "object", "additionalProperties": {"type": "string"}}}, "required": ["name"], "additionalProperties": false}
+        }
+      }
+      """
+    And the trajectory includes:
+      """json
+      [
+        {"type": "tool_call", "catalogId": "mcp:docs:resources_list"},
+        {"type": "tool_call", "catalogId": "mcp:docs:resources_read"},
+        {"type": "tool_call", "catalogId": "mcp:docs:prompts_list"},
+        {"type": "tool_call", "catalogId": "mcp:docs:prompts_get"}
+      ]
+      """
+    And the tool "resources_read" was not called
+
   @mcp @CM-11.10 @CM-11.22
   Scenario: Catalog: an MCP catalog id uses the server name with unsafe characters replaced
     Given the catalog "basic"
