@@ -150,7 +150,7 @@ Feature: Declared output contracts
       {"outputAbsent": true, "describedHasSchema": false}
       """
 
-  @core @CM-13.6 @CM-13.7 @CM-11.25
+  @core @CM-13.6 @CM-13.7 @CM-11.25 @CM-11.20
   Scenario: Output contracts: incomplete or oversized output hints give an unknown arrow while describe keeps the schema
     Given the tools:
       """json
