@@ -232,6 +232,26 @@ Feature: Tool catalog
       [{"type": "tool_call", "catalogId": "mcp:my-docs-v2:fetch_page"}]
       """
 
+  @mcp @CM-11.10
+  Scenario: Catalog: an MCP catalog id keeps the tool name as the server reports it
+    Given the catalog "basic"
+    And the MCP server "docs" with tools:
+      """json
+      [{"name": "Page.Fetch v2", "description": "Fetch a documentation page.", "inputSchema": {"type": "object", "properties": {}}}]
+      """
+    When a turn starts
+    And the model calls exec with:
+      """js
+      const api = await MCP.docs.$api();
+      await MCP.docs[api.tools.find((tool) => tool.mcpTool === "Page.Fetch v2").method]({});
+      return "called";
+      """
+    Then the result value is "called"
+    And the trajectory includes:
+      """json
+      [{"type": "tool_call", "catalogId": "mcp:docs:Page.Fetch v2"}]
+      """
+
   @core @CM-11.6
   Scenario: Catalog: a later tool with the same catalog id replaces the earlier one
     Given the catalog "basic"
