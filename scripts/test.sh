@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every module's tests with the race detector, each with GOWORK=off so a
+# Runs every module's tests with the race detector (but the whole-suite runs
+# over the wire, below), each with GOWORK=off so a
 # missing requirement cannot hide behind the workspace, through gotestsum
 # (pinned; installed into .cache/bin on first use): one line per test as it
 # ends, the output of the tests that fail, and a JUnit file per module in
@@ -25,14 +26,27 @@ mkdir -p "${root}/reports/junit"
 # The whole-suite module (reference/codemodetest, the long pole) starts
 # first and runs beside the others, as its tests ran beside the runtime's
 # when they were one module: its lines carry its name. The rest run one
-# module after another and stop at the first failure.
+# module after another and stop at the first failure. Then, beside the
+# whole-suite module still running, its suites over the wire (the gateway
+# and the driver): without -race, under which they skip, since the race
+# detector sees only the test process and these suites spend it on
+# processes built without it (reference/codemodetest/wire_test.go).
 long="reference/codemodetest"
+wire_tests='^(TestConformanceGateway|TestConformanceDriver)$'
 
-# test_module runs one module's tests.
+# test_module runs one module's tests: with -race, or with the go test
+# flags given after the module.
 test_module() {
   local m="$1"
-  (cd "${m}" && GOWORK=off "${gotestsum}" --format testname --junitfile "${root}/reports/junit/${m//\//-}.xml" \
-    -- -race -count=1 -timeout 40m ./...)
+  shift
+  local junit="${m//\//-}"
+  local flags=(-race -count=1 -timeout 40m ./...)
+  if [[ $# -gt 0 ]]; then
+    junit="${junit}-wire"
+    flags=("$@")
+  fi
+  (cd "${m}" && GOWORK=off "${gotestsum}" --format testname --junitfile "${root}/reports/junit/${junit}.xml" \
+    -- "${flags[@]}")
 }
 
 # Background jobs get process groups of their own (set -m), so that stopping
@@ -61,6 +75,8 @@ for m in "${modules[@]}"; do
   test_module "${m}"
 done
 if [[ -n "${long_pid}" ]]; then
+  echo "== go test ${long} -run '${wire_tests}' (without -race, beside the rest of ${long})"
+  test_module "${long}" -count=1 -timeout 40m -run "${wire_tests}" . 2>&1 | sed -u "s#^#[${long} wire] #"
   echo "== waiting for ${long}"
   wait "${long_pid}" || true
   status="$(cat "${long_rc}")"

@@ -3,35 +3,28 @@ package codemodetest_test
 import (
 	"fmt"
 	"maps"
-	"os/exec"
-	"path/filepath"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/codemodekit/kit/conformance"
-	"github.com/codemodekit/kit/conformance/gateway"
 	codemode "github.com/codemodekit/kit/reference"
 	"github.com/codemodekit/kit/reference/codemodetest"
 )
 
 // TestConformance runs the whole suite against the reference in process
 // through the Go API, with guest code in worker processes (the default
-// isolation), and over the wire through the reference gateway
-// (cmd/codemode-gateway, one process per scenario, driven by
-// conformance/gateway). It runs it again with guest code in the process
-// itself (codemode.InProcess), but for the scenarios of CM-17.15 (a guest
-// inside one long built-in call, which only a process can stop at no cost),
-// and those with InProcess and the StrictPreemption that lets the watchdog
-// stop such a guest. Expected failures are listed in
-// conformance/baselines/reference.txt and reference-gateway.txt. Then the
-// differential checks: every scenario ends the same way every way, but for
-// those the gateway baseline excuses. -short runs the first only. It runs
-// beside TestConformanceDriver, as the two suites share nothing but the
-// machine.
+// isolation). It runs it again with guest code in the process itself
+// (codemode.InProcess), but for the scenarios of CM-17.15 (a guest inside
+// one long built-in call, which only a process can stop at no cost), and
+// those with InProcess and the StrictPreemption that lets the watchdog stop
+// such a guest. Expected failures are listed in
+// conformance/baselines/reference.txt. Then the differential check: every
+// scenario ends the same way both ways. -short runs the first only. The
+// runs over the wire are in wire_test.go.
 func TestConformance(t *testing.T) {
 	t.Parallel()
-	var local, inproc, strict, wired *conformance.Report
+	var local, inproc, strict *conformance.Report
 	t.Run("in-process", func(t *testing.T) {
 		local = conformance.TestTarget(t, codemodetest.Name, codemodetest.NewTarget, "~@wip")
 	})
@@ -50,26 +43,13 @@ func TestConformance(t *testing.T) {
 		}
 		strict = conformance.TestTarget(t, codemodetest.Name, mk, "~@wip && @CM-17.15")
 	})
-	t.Run("gateway", func(t *testing.T) {
-		bin := filepath.Join(t.TempDir(), "codemode-gateway")
-		if out, err := exec.Command("go", "build", "-o", bin, "github.com/codemodekit/kit/reference/cmd/codemode-gateway").CombinedOutput(); err != nil {
-			t.Fatalf("go build: %v\n%s", err, out)
-		}
-		mk := gateway.MakeTarget(gateway.Options{Command: []string{bin, "-config", gateway.ConfigPlaceholder},
-			Fixtures: codemodetest.RealMCPFixtures})
-		// One gateway process per scenario: two at a time.
-		wired = conformance.TestTargetWith(t, conformance.Options{Target: "reference-gateway", Make: mk, Tags: "~@wip", Concurrency: 2})
-	})
-	if local == nil || inproc == nil || strict == nil || wired == nil {
+	if local == nil || inproc == nil || strict == nil {
 		t.Fatal("a run did not report")
 	}
 	inprocAll := outcomes(inproc, false)
 	maps.Copy(inprocAll, outcomes(strict, false))
 	if diff := cmp.Diff(outcomes(local, false), inprocAll); diff != "" {
 		t.Errorf("guests in workers and in the process disagree (-workers +in process):\n%s", diff)
-	}
-	if diff := cmp.Diff(outcomes(local, false), outcomes(wired, true)); diff != "" {
-		t.Errorf("in process and over the wire disagree (-in process +gateway):\n%s", diff)
 	}
 }
 
@@ -79,7 +59,7 @@ func TestConformance(t *testing.T) {
 func outcomes(rep *conformance.Report, excused bool) map[string]string {
 	out := make(map[string]string, len(rep.Results))
 	for _, r := range rep.Results {
-		key := fmt.Sprintf("%s:%d %s", r.Feature, r.Line, r.Name)
+		key := scenarioKey(r.Feature, r.Line, r.Name)
 		switch {
 		case r.Status == conformance.StatusExpectedFail && excused:
 			out[key] = conformance.StatusPassed
@@ -90,4 +70,9 @@ func outcomes(rep *conformance.Report, excused bool) map[string]string {
 		}
 	}
 	return out
+}
+
+// scenarioKey names a scenario in outcomes.
+func scenarioKey(feature string, line int, name string) string {
+	return fmt.Sprintf("%s:%d %s", feature, line, name)
 }

@@ -1,0 +1,99 @@
+package codemodetest_test
+
+import (
+	"context"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/codemodekit/kit/conformance"
+	"github.com/codemodekit/kit/conformance/driver"
+	"github.com/codemodekit/kit/conformance/gateway"
+	codemode "github.com/codemodekit/kit/reference"
+	"github.com/codemodekit/kit/reference/codemodetest"
+)
+
+// The suites over the wire run without the race detector, and skip under
+// it: scripts/test.sh runs them in a go test of their own beside the race
+// run of the rest. The race detector instruments the test process only:
+// the gateway and the driver are processes of their own, built without it,
+// and the runner and fakes they exercise are the in-process suite's, which
+// runs under it. What it would add here is the cost: three times the CPU of
+// a suite that otherwise waits on processes most of its time.
+func skipUnderRace(t *testing.T) {
+	t.Helper()
+	if raceDetector {
+		t.Skip("runs without -race (scripts/test.sh runs it so): the gateway and driver are processes of their own, and the in-process suite runs the runner under the race detector")
+	}
+}
+
+// TestConformanceGateway runs the whole suite over the wire through the
+// reference gateway (cmd/codemode-gateway, one process per scenario,
+// driven by conformance/gateway), with guests in worker processes.
+// Expected failures are listed in conformance/baselines/reference-gateway.txt.
+// Every scenario must end as it does in process: passed, or excused by that
+// baseline, never not applicable nor left out.
+func TestConformanceGateway(t *testing.T) {
+	skipUnderRace(t)
+	t.Parallel()
+	requireRuntime(t)
+	bin := filepath.Join(t.TempDir(), "codemode-gateway")
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/codemodekit/kit/reference/cmd/codemode-gateway").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	mk := gateway.MakeTarget(gateway.Options{Command: []string{bin, "-config", gateway.ConfigPlaceholder},
+		Fixtures: codemodetest.RealMCPFixtures})
+	// One gateway process per scenario: two at a time.
+	wired := conformance.TestTargetWith(t, conformance.Options{Target: "reference-gateway", Make: mk, Tags: "~@wip", Concurrency: 2})
+	ix, err := conformance.DefaultIndex()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{}
+	for _, sc := range ix.Scenarios {
+		if !slices.Contains(sc.Tags, "@wip") {
+			want[scenarioKey(sc.Feature, sc.Line, sc.Name)] = conformance.StatusPassed
+		}
+	}
+	if diff := cmp.Diff(want, outcomes(wired, true)); diff != "" {
+		t.Errorf("over the wire, scenarios do not end as in process (-in process +gateway):\n%s", diff)
+	}
+}
+
+// TestConformanceDriver builds codemode and runs the whole suite against
+// `codemode serve-driver` through conformance/driver: one process per
+// scenario, the fake host reached over the protocol. Expected failures are
+// listed in conformance/baselines/reference-driver.txt. The driver runs its
+// guests in process (--isolation in-process): this run checks the
+// protocol's path, and TestConformance checks both isolations through the
+// Go API; a worker pool started per scenario process would only make the
+// run longer.
+func TestConformanceDriver(t *testing.T) {
+	skipUnderRace(t)
+	t.Parallel()
+	requireRuntime(t)
+	bin := filepath.Join(t.TempDir(), "codemode")
+	if runtime.GOOS == "windows" {
+		bin += ".exe"
+	}
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/codemodekit/kit/reference/cmd/codemode").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	d := driver.New([]string{bin, "serve-driver", "--isolation", "in-process"}, driver.WithMCPFixtures(codemodetest.RealMCPFixtures))
+	// One process per scenario: two at a time.
+	conformance.TestTargetWith(t, conformance.Options{Target: "reference-driver", Make: d.MakeTarget, Tags: "~@wip && ~@CM-17.15", Concurrency: 2})
+}
+
+// requireRuntime fails t when the runtime cannot run guests.
+func requireRuntime(t testing.TB) {
+	t.Helper()
+	rt := codemode.New(context.Background(), codemode.Options{})
+	defer rt.Close()
+	if err := rt.Available(); err != nil {
+		t.Fatalf("runtime unavailable: %v", err)
+	}
+}
