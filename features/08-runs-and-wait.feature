@@ -561,7 +561,7 @@ Feature: Runs, snapshots and wait
       """
     Then the wait is refused with "code mode run is unavailable or expired."
 
-  @snapshots @CM-8.29 @CM-8.30 @CM-22.13 @CM-8.28 @CM-8.20 @checklist-22 @e2e-15 @CM-19.2
+  @snapshots @CM-8.29 @CM-8.30 @CM-22.13 @CM-8.28 @CM-8.20 @checklist-22 @e2e-15 @CM-19.2 @timing
   Scenario: a suspended run expires after snapshotTtlSeconds and its host work is cancelled
     Given code mode is configured as:
       """json

@@ -61,7 +61,7 @@ Feature: Error codes and messages
     Then the result status is "completed"
     And the result value is "fresh vm"
 
-  @security @CM-19.2
+  @security @CM-19.2 @CM-17.15
   Scenario: a built-in call that never polls the interrupt handler ends with timeout
     Given code mode is configured as:
       """json
