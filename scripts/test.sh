@@ -76,7 +76,9 @@ for m in "${modules[@]}"; do
 done
 if [[ -n "${long_pid}" ]]; then
   echo "== go test ${long} -run '${wire_tests}' (without -race, beside the rest of ${long})"
-  test_module "${long}" -count=1 -timeout 40m -run "${wire_tests}" . 2>&1 | sed -u "s#^#[${long} wire] #"
+  # One suite at a time (-parallel 1): both beside the race run overload
+  # two cores, and its memory-heavy guests then miss their deadlines.
+  test_module "${long}" -count=1 -timeout 40m -parallel 1 -run "${wire_tests}" . 2>&1 | sed -u "s#^#[${long} wire] #"
   echo "== waiting for ${long}"
   wait "${long_pid}" || true
   status="$(cat "${long_rc}")"
