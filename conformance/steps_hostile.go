@@ -452,9 +452,10 @@ const probeBackoff = 500 * time.Millisecond
 // probeChunk targets.
 func (w *world) fingerprint() ([]string, error) {
 	out := make([]string, 0, len(fingerprintTargets))
+	rawChars := w.fingerprintRawChars()
 	for from := 0; from < len(fingerprintTargets); from += probeChunk {
 		to := min(from+probeChunk, len(fingerprintTargets))
-		part, err := w.fingerprintPart(from, to)
+		part, err := w.fingerprintPart(from, to, rawChars)
 		if err != nil {
 			return nil, err
 		}
@@ -463,9 +464,10 @@ func (w *world) fingerprint() ([]string, error) {
 	return out, nil
 }
 
-// fingerprintPart fingerprints fingerprintTargets[from:to] in one fresh run.
-func (w *world) fingerprintPart(from, to int) ([]string, error) {
-	b, err := json.Marshal(map[string]string{"code": fingerprintProbe(from, to, w.fingerprintRawChars())})
+// fingerprintPart fingerprints fingerprintTargets[from:to] in one fresh run,
+// returning signatures of up to rawChars characters whole.
+func (w *world) fingerprintPart(from, to, rawChars int) ([]string, error) {
+	b, err := json.Marshal(map[string]string{"code": fingerprintProbe(from, to, rawChars)})
 	if err != nil {
 		return nil, err
 	}
