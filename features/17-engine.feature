@@ -227,13 +227,13 @@ Feature: QuickJS-WASI runtime engine
   Scenario: Busy guest code in one exec does not block a concurrent exec
     Given code mode is configured as:
       """json
-      {"enabled": true, "timeoutMs": 1000}
+      {"enabled": true, "timeoutMs": 2500}
       """
     When a turn starts
     And the model calls exec 2 times at the same time with:
       """js
       const started = Date.now();
-      while (Date.now() - started < 600) {}
+      while (Date.now() - started < 1500) {}
       return "spun";
       """
     Then the result status is "completed"

@@ -420,14 +420,14 @@ Feature: Gateway, transcripts and the end-to-end plan
   Scenario: Busy cells started together finish independently through the gateway
     Given code mode is configured as:
       """json
-      {"enabled": true, "timeoutMs": 1200}
+      {"enabled": true, "timeoutMs": 2800}
       """
     And the catalog "basic"
     When a turn starts
     And the model calls exec 2 times at the same time with:
       """js
       const started = Date.now();
-      while (Date.now() - started < 600) {}
+      while (Date.now() - started < 1500) {}
       return (await tools.callValue("openclaw:core:weather", { city: "Oslo" })).temp;
       """
     Then the result status is "completed"
