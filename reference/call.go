@@ -54,6 +54,9 @@ func (t *Turn) call(ctx context.Context, toolCallID, name string, args json.RawM
 	}
 	tool, ok := t.direct[name]
 	if !ok {
+		tool, ok = t.hydrated(name)
+	}
+	if !ok {
 		return ToolResult{Content: []ContentBlock{{Type: "text", Text: fmt.Sprintf("Tool %s not found.", name)}}, IsError: true}
 	}
 	res, err := t.runTool(ctx, tool, ToolCall{ToolCallID: toolCallID, Name: name, Input: args}, "")

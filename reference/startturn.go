@@ -43,6 +43,10 @@ func (rt *Runtime) StartTurn(ctx context.Context, opts TurnOptions) (*Turn, erro
 		ctools = append(ctools, ct)
 		t.byID[catalog.ID(ct)] = tool
 	}
+	if (!res.Settings.Enabled || len(effective) == 0) && res.ToolSearch.Enabled {
+		t.startToolSearch(res.ToolSearch, effective, ctools)
+		return t, nil
+	}
 	if !res.Settings.Enabled || len(effective) == 0 {
 		for _, tool := range effective {
 			t.visible = append(t.visible, definitionOf(tool))

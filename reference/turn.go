@@ -11,6 +11,7 @@ import (
 	"github.com/codemodekit/kit/reference/internal/config"
 	"github.com/codemodekit/kit/reference/internal/contract"
 	"github.com/codemodekit/kit/reference/internal/mcpns"
+	"github.com/codemodekit/kit/reference/internal/toolsearch"
 )
 
 // TurnOptions describe one agent run.
@@ -46,6 +47,8 @@ type Turn struct {
 	byID     map[string]Tool
 	mcp      *mcpns.Model // the run's MCP namespace, nil without MCP
 	cell     *cell.Turn   // the turn as code mode's cells see it, nil when inactive
+	// toolSearch is the turn's Tool Search, nil unless it applies.
+	toolSearch *toolSearch
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -55,6 +58,13 @@ type Turn struct {
 	trajectory []TrajectoryEvent
 	contracts  map[string]compiledContract
 	nsRuns     map[string]map[string]*nsRun // exec call id -> namespace id -> scope
+}
+
+// toolSearch is a turn's Tool Search (toolsearch.go).
+type toolSearch struct {
+	mode     string
+	controls toolsearch.Controls
+	seq      atomic.Int64 // nested calls of the turn's tool_call calls
 }
 
 type compiledContract struct {

@@ -77,6 +77,9 @@ func (e Entry) Parameters() json.RawMessage {
 type Catalog struct {
 	Entries []Entry
 	byID    map[string]int
+	// withMCP makes MCP entries searchable and resolvable by Lookup, as
+	// Tool Search has them; code mode's guest API leaves them out.
+	withMCP bool
 
 	indexOnce sync.Once
 	ix        *index
@@ -174,7 +177,13 @@ func group(t Tool) int {
 // Build catalogs the eligible tools: everything but control and direct-only
 // tools, de-duplicated by id (the later tool wins), ordered core, bundled
 // plugins, external plugins, MCP, client, each group by id.
-func Build(tools []Tool) *Catalog {
+func Build(tools []Tool) *Catalog { return build(tools, false) }
+
+// BuildWithMCP catalogs tools as Build does, for Tool Search: search,
+// Lookup and its suggestions include the MCP entries (SPEC.md chapter 24).
+func BuildWithMCP(tools []Tool) *Catalog { return build(tools, true) }
+
+func build(tools []Tool, withMCP bool) *Catalog {
 	byID := map[string]Entry{}
 	for _, t := range tools {
 		if t.DirectOnly || IsControl(t.Name) {
@@ -204,7 +213,7 @@ func Build(tools []Tool) *Catalog {
 		}
 		byID[e.ID] = e
 	}
-	c := &Catalog{Entries: make([]Entry, 0, len(byID)), byID: map[string]int{}}
+	c := &Catalog{Entries: make([]Entry, 0, len(byID)), byID: map[string]int{}, withMCP: withMCP}
 	for _, e := range byID {
 		c.Entries = append(c.Entries, e)
 	}
@@ -308,13 +317,28 @@ func (e *LookupError) Error() string { return e.Message }
 // with up to three suggestions scored as SPEC.md section 10.3 specifies
 // (CM-10.17, CM-10.18).
 func (c *Catalog) Lookup(ref string) (Entry, error) {
+	return c.LookupFor(ref, GuestRecovery)
+}
+
+// Recovery sentences close an unknown-id message: how the caller finds
+// the right tool with the API it has.
+const (
+	GuestRecovery      = "Use tools.search to find a tool, tools.describe to inspect it, then tools.call with the exact id or name."
+	ToolSearchRecovery = "Use tool_search to find a tool, tool_describe to inspect it, then tool_call with the exact id or name."
+)
+
+// searchable reports whether search and lookup see e.
+func (c *Catalog) searchable(e Entry) bool { return c.withMCP || e.Source != SourceMCP }
+
+// LookupFor is Lookup with the recovery sentence of the caller's API.
+func (c *Catalog) LookupFor(ref, recovery string) (Entry, error) {
 	key := strings.TrimSpace(ref)
-	if e, ok := c.Get(key); ok && e.Source != SourceMCP {
+	if e, ok := c.Get(key); ok && c.searchable(e) {
 		return e, nil
 	}
 	var named []Entry
 	for _, e := range c.Entries {
-		if e.Source != SourceMCP && e.Name == key {
+		if c.searchable(e) && e.Name == key {
 			named = append(named, e)
 		}
 	}
@@ -330,7 +354,7 @@ func (c *Catalog) Lookup(ref string) (Entry, error) {
 	if len(sugg) > 0 {
 		msg += " Did you mean: " + strings.Join(sugg, ", ") + "?"
 	}
-	msg += " Use tools.search to find a tool, tools.describe to inspect it, then tools.call with the exact id or name."
+	msg += " " + recovery
 	return Entry{}, &LookupError{Message: msg}
 }
 

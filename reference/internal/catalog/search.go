@@ -493,7 +493,7 @@ func buildIndex(c *Catalog) *index {
 	counts := map[string]int32{}
 	var order []string
 	for i, e := range c.Entries {
-		if e.Source == SourceMCP {
+		if !c.searchable(e) {
 			continue
 		}
 		d := int32(len(ix.docs))
@@ -794,7 +794,7 @@ const maxSuggestions = 3
 func (c *Catalog) suggestions(needle string) []string {
 	names := map[string]int{}
 	for _, e := range c.Entries {
-		if e.Source != SourceMCP {
+		if c.searchable(e) {
 			names[e.Name]++
 		}
 	}
@@ -805,7 +805,7 @@ func (c *Catalog) suggestions(needle string) []string {
 	qTokens := lookupTokens(needle)
 	var cands []candidate
 	for _, e := range c.Entries {
-		if e.Source == SourceMCP {
+		if !c.searchable(e) {
 			continue
 		}
 		s := suggestionScore(needle, qTokens, e)

@@ -180,7 +180,10 @@ func matches(entry string, t ToolRef) bool {
 // Resolved is everything configuration decides for one run.
 type Resolved struct {
 	Settings Settings
-	Policy   Policy
+	// ToolSearch is tools.toolSearch, which only a global setting can
+	// change: a per-agent one is ignored.
+	ToolSearch ToolSearch
+	Policy     Policy
 	// MCPServers is the document's mcp.servers member as written, nil
 	// when there is none (mcpclient.ParseServers reads it).
 	MCPServers json.RawMessage
@@ -200,11 +203,12 @@ type document struct {
 }
 
 type toolsSection struct {
-	CodeMode  json.RawMessage `json:"codeMode"`
-	Swarm     json.RawMessage `json:"swarm"`
-	Allow     *[]string       `json:"allow"`
-	AlsoAllow []string        `json:"alsoAllow"`
-	Deny      []string        `json:"deny"`
+	CodeMode   json.RawMessage `json:"codeMode"`
+	Swarm      json.RawMessage `json:"swarm"`
+	ToolSearch json.RawMessage `json:"toolSearch"`
+	Allow      *[]string       `json:"allow"`
+	AlsoAllow  []string        `json:"alsoAllow"`
+	Deny       []string        `json:"deny"`
 }
 
 func (t toolsSection) rules() Rules {
@@ -247,7 +251,7 @@ func Resolve(raw json.RawMessage, agentID string) Resolved {
 	}
 	s, _ := resolveCodeMode(codeMode)
 	s.Swarm = switchOn(swarm)
-	return Resolved{Settings: s, Policy: pol, MCPServers: doc.MCP.Servers}
+	return Resolved{Settings: s, ToolSearch: resolveToolSearch(doc.Tools.ToolSearch), Policy: pol, MCPServers: doc.MCP.Servers}
 }
 
 // mergeCodeMode shallow-merges an agent's tools.codeMode over the global one,
