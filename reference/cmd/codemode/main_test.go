@@ -171,6 +171,8 @@ func TestTools(t *testing.T) {
 			reason: "computer is direct-only and stays visible next to exec and wait"},
 		{name: "tools_disabled", args: []string{"tools", "--catalog", catalogs + "basic.json", "--config", "testdata/agents.json"}, want: exitOK,
 			reason: "code mode is disabled for agent main: tools are exposed as they are"},
+		{name: "tools_toolsearch", args: []string{"tools", "--catalog", catalogs + "mixed.json", "--config", "testdata/toolsearch.json"}, want: exitOK,
+			reason: "code mode is off and Tool Search is on: computer and the shell exec stay visible, the controls follow"},
 		{name: "tools_agent", args: []string{"tools", "--config", "testdata/agents.json", "--agent", "coder", "--catalog", catalogs + "basic.json"},
 			golden: "tools_basic", want: exitOK, reason: "the agents.list entry of coder enables code mode"},
 	})
