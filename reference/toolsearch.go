@@ -7,10 +7,17 @@ package codemode
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/base64"
 	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/codemodekit/kit/reference/internal/cell"
 
 	"github.com/codemodekit/kit/reference/internal/catalog"
 	"github.com/codemodekit/kit/reference/internal/config"
+	"github.com/codemodekit/kit/reference/internal/guest"
 	"github.com/codemodekit/kit/reference/internal/toolsearch"
 )
 
@@ -20,7 +27,7 @@ import (
 // controls follow; everything else is cataloged. Tools named like a
 // control are dropped.
 func (t *Turn) startToolSearch(s config.ToolSearch, effective []Tool, ctools []catalog.Tool) {
-	ts := &toolSearch{mode: toolsearch.Mode(s)}
+	ts := &toolSearch{mode: s.Mode}
 	var cataloged []catalog.Tool
 	for i, tool := range effective {
 		ct := ctools[i]
@@ -37,6 +44,9 @@ func (t *Turn) startToolSearch(s config.ToolSearch, effective []Tool, ctools []c
 		}
 	}
 	ts.controls = toolsearch.Controls{Settings: s, Catalog: catalog.BuildWithMCP(cataloged)}
+	ts.cell = t.searchCodeCell(s, ts.controls.Catalog)
+	ts.controls.Count = ts.cell.Count
+	ts.counterScope = counterScope()
 	for _, d := range toolsearch.Definitions(s) {
 		t.visible = append(t.visible, Definition{Name: d.Name, Label: d.Label, Description: d.Description, Parameters: d.Parameters})
 		t.direct[d.Name] = t.controlTool(ts, d.Name)
@@ -60,6 +70,8 @@ func (t *Turn) controlTool(ts *toolSearch, name string) Tool {
 			r = ts.controls.Search(call.Input)
 		case toolsearch.DescribeName:
 			r = ts.controls.Describe(call.Input)
+		case toolsearch.SearchCodeName:
+			r = t.searchCode(ctx, ts, call)
 		default:
 			r = t.toolCall(ctx, ts, call)
 		}
@@ -127,4 +139,97 @@ func (t *Turn) hydrated(name string) (Tool, bool) {
 	}
 	tool, ok := t.byID[found[0].ID]
 	return tool, ok
+}
+
+// counterScope names a turn's Tool Search counters: 12 random bytes,
+// base64url.
+func counterScope() string {
+	b := make([]byte, 12)
+	_, _ = rand.Read(b)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// searchCodeCell is the turn as tool_search_code's runs see it: Tool
+// Search's catalog and limits, openclaw.tools and console for globals.
+func (t *Turn) searchCodeCell(s config.ToolSearch, c *catalog.Catalog) *cell.Turn {
+	settings := config.Defaults()
+	settings.Languages = []string{"javascript"}
+	settings.TimeoutMs = s.CodeTimeoutMs
+	settings.SearchDefaultLimit, settings.MaxSearchLimit = s.SearchDefaultLimit, s.MaxSearchLimit
+	return &cell.Turn{
+		Scope:    cell.Scope{AgentRunID: t.opts.RunID, SessionID: t.opts.SessionID, SessionKey: t.opts.SessionKey, AgentID: t.opts.AgentID},
+		Settings: settings, Catalog: c, ReplaySafe: map[string]bool{}, Host: searchCodeHost{cellHost{t}},
+		View: &cell.View{
+			Compact:  func(e catalog.Entry) any { return toolsearch.Compact(e) },
+			Describe: toolsearch.Describe,
+			Recovery: "Use openclaw.tools.search to find a tool, openclaw.tools.describe to inspect it, then openclaw.tools.call with the exact id or name.",
+			Guest:    catalog.ToolSearchCodeGuest,
+		},
+	}
+}
+
+// searchCodeHost is the cell's Host for tool_search_code runs: they have
+// no namespaces.
+type searchCodeHost struct{ cellHost }
+
+func (searchCodeHost) Scoped() bool { return false }
+
+// searchCode runs a tool_search_code program in the engine code mode uses,
+// under codeTimeoutMs; a run that waits for its tools is resumed until it
+// ends.
+func (t *Turn) searchCode(ctx context.Context, ts *toolSearch, call ToolCall) toolsearch.Result {
+	args, refused := toolsearch.CodeArgs(call.Input)
+	if refused != nil {
+		return *refused
+	}
+	timeout := time.Duration(ts.controls.Settings.CodeTimeoutMs) * time.Millisecond
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	res := t.rt.runner.Exec(ctx, ts.cell, call.ToolCallID, args)
+	for res.Status == "waiting" && ctx.Err() == nil {
+		wargs, _ := json.Marshal(struct {
+			RunID string `json:"runId"`
+		}{res.RunID})
+		res = t.rt.runner.Wait(ctx, ts.cell, call.ToolCallID, wargs)
+	}
+	switch {
+	case res.Status == "completed":
+		return toolsearch.CodeCompleted(res.Value, logLines(res.Output), ts.telemetry())
+	case res.Code == cell.CodeTimeout || ctx.Err() == context.DeadlineExceeded:
+		return toolsearch.CodeFailed(toolsearch.MsgCodeTimeout)
+	case ctx.Err() != nil:
+		return toolsearch.CodeFailed(toolsearch.MsgCodeAborted)
+	}
+	return toolsearch.CodeFailed(withoutFrames(res.Error))
+}
+
+// withoutFrames is a guest error's text without its stack frames: what
+// String(error) gives.
+func withoutFrames(text string) string {
+	lines := strings.Split(text, "\n")
+	for len(lines) > 1 && strings.Contains(lines[len(lines)-1], guest.UserFile) {
+		lines = lines[:len(lines)-1]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// logLines are the text of a run's output items, one per console call.
+func logLines(items []json.RawMessage) []string {
+	lines := make([]string, 0, len(items))
+	for _, raw := range items {
+		var it struct {
+			Text string `json:"text"`
+		}
+		_ = json.Unmarshal(raw, &it)
+		lines = append(lines, it.Text)
+	}
+	return lines
+}
+
+// telemetry is the Tool Search telemetry of the turn.
+func (ts *toolSearch) telemetry() toolsearch.Telemetry {
+	o, m, c := ts.controls.Catalog.Counts()
+	s, d, n := ts.cell.Counts()
+	return toolsearch.Telemetry{CatalogSize: len(ts.controls.Catalog.Entries), Sources: toolsearch.Sources{OpenClaw: o, MCP: m, Client: c},
+		CounterScope: ts.counterScope, SearchCount: s, DescribeCount: d, CallCount: n}
 }

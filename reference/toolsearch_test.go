@@ -3,6 +3,7 @@ package codemode
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -26,11 +27,11 @@ func TestToolSearch_surface(t *testing.T) {
 	}{
 		{"code mode wins", `{"tools":{"codeMode":true,"toolSearch":true}}`, []string{"exec", "wait", "computer"}},
 		{"tools", `{"tools":{"toolSearch":{"mode":"tools"}}}`, append([]string{"computer", "read"}, controls...)},
-		{"true is code, run as tools", `{"tools":{"toolSearch":true}}`, append([]string{"computer", "read"}, controls...)},
+		{"true is mode code", `{"tools":{"toolSearch":true}}`, []string{"computer", "read", "tool_search_code"}},
 		{"directory keeps client tools", `{"tools":{"toolSearch":{"mode":"directory"}}}`, append([]string{"computer", "read", "select_file"}, controls...)},
 		{"empty object is off", `{"tools":{"toolSearch":{}}}`, []string{"weather", "computer", "read", "tool_call", "select_file"}},
 		{"enabled false", `{"tools":{"toolSearch":{"enabled":false,"mode":"tools"}}}`, []string{"weather", "computer", "read", "tool_call", "select_file"}},
-		{"code mode on with no tools after policy", `{"tools":{"codeMode":true,"toolSearch":true,"allow":["nothing-matches"]}}`, controls},
+		{"code mode on with no tools after policy", `{"tools":{"codeMode":true,"toolSearch":{"mode":"tools"},"allow":["nothing-matches"]}}`, controls},
 		{"per-agent toolSearch is ignored", `{"agents":{"list":[{"id":"main","tools":{"toolSearch":true}}]}}`, []string{"weather", "computer", "read", "tool_call", "select_file"}},
 	}
 	for _, tc := range tests {
@@ -95,4 +96,48 @@ func callRaw(t *testing.T, turn *Turn, id, name, args string) ToolResult {
 		t.Fatalf("%s: content %+v", name, res.Content)
 	}
 	return res
+}
+
+func TestToolSearch_code(t *testing.T) {
+	rt := newTestRuntime(t)
+	turn := execTurn(t, rt, `{"tools":{"toolSearch":{"codeTimeoutMs":1000}}}`, weatherTool(), readTool())
+	tests := []struct {
+		name, code, want string
+	}{
+		{"search, describe and call", `const [hit] = await openclaw.tools.search("weather", { limit: 1 });
+const d = await openclaw.tools.describe(hit.id);
+console.log("hit", hit.id, { n: 1 });
+const r = await openclaw.tools.call(hit.id, { city: "Oslo" });
+return { name: d.name, sourceName: r.tool.sourceName, temp: r.result.details.temp, openclaw: typeof openclaw, console: typeof console, tools: typeof tools, all: typeof ALL_TOOLS };`,
+			`{"ok":true,"value":{"name":"weather","sourceName":"core","temp":21,"openclaw":"object","console":"object","tools":"undefined","all":"undefined"},"logs":["hit openclaw:core:weather {\"n\":1}"],"telemetry":{"catalogSize":2,"sources":{"openclaw":2,"mcp":0,"client":0},"counterScope":"<scope>","searchCount":1,"describeCount":1,"callCount":1}}`},
+		{"code mode's globals are absent", `return [typeof MCP, typeof API, typeof text, typeof json, typeof yield_control, typeof namespaces, typeof agents];`,
+			`{"ok":true,"value":["undefined","undefined","undefined","undefined","undefined","undefined","undefined"],"logs":[],"telemetry":{"catalogSize":2,"sources":{"openclaw":2,"mcp":0,"client":0},"counterScope":"<scope>","searchCount":1,"describeCount":1,"callCount":1}}`},
+		{"no return", `await openclaw.tools.search("read");`,
+			`{"ok":true,"value":null,"logs":[],"telemetry":{"catalogSize":2,"sources":{"openclaw":2,"mcp":0,"client":0},"counterScope":"<scope>","searchCount":2,"describeCount":1,"callCount":1}}`},
+		{"unknown id", `return await openclaw.tools.call("nope");`,
+			`{"status":"error","tool":"tool_search_code","error":"Error: Unknown tool id: nope. Use openclaw.tools.search to find a tool, openclaw.tools.describe to inspect it, then openclaw.tools.call with the exact id or name."}`},
+		{"thrown", `throw new Error("guest boom");`, `{"status":"error","tool":"tool_search_code","error":"Error: guest boom"}`},
+		{"timeout", `for (;;) {}`, `{"status":"error","tool":"tool_search_code","error":"tool_search_code timed out"}`},
+		{"empty code", ``, `{"status":"error","tool":"tool_search_code","error":"code must be a non-empty string."}`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			args, _ := json.Marshal(map[string]string{"code": tc.code})
+			res := callRaw(t, turn, "call_code", "tool_search_code", string(args))
+			got := string(res.Details)
+			var d struct {
+				Telemetry struct{ CounterScope string } `json:"telemetry"`
+			}
+			_ = json.Unmarshal(res.Details, &d)
+			if d.Telemetry.CounterScope != "" {
+				if len(d.Telemetry.CounterScope) != 16 {
+					t.Errorf("counterScope %q: want 16 characters", d.Telemetry.CounterScope)
+				}
+				got = strings.Replace(got, d.Telemetry.CounterScope, "<scope>", 1)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("details (-want +got):\n%s", diff)
+			}
+		})
+	}
 }

@@ -65,6 +65,10 @@ type toolSearch struct {
 	mode     string
 	controls toolsearch.Controls
 	seq      atomic.Int64 // nested calls of the turn's tool_call calls
+	// cell is the turn as tool_search_code's runs see it; its counters
+	// count every Tool Search call of the turn.
+	cell         *cell.Turn
+	counterScope string
 }
 
 type compiledContract struct {

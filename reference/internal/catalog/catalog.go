@@ -120,6 +120,14 @@ func (c *Catalog) Guest() GuestCatalog {
 	return c.guest
 }
 
+// ToolSearchCodeGuest is the guest catalog of a tool_search_code run: it
+// installs openclaw.tools and console instead of ALL_TOOLS and tools, and
+// the entries are reached through the bridge alone.
+var ToolSearchCodeGuest = func() GuestCatalog {
+	b := []byte(`{"surface":"toolSearchCode","tools":[],"convenience":[]}`)
+	return GuestCatalog{JSON: b, Key: sha256.Sum256(b)}
+}()
+
 var unsafeOwnerRE = regexp.MustCompile(`[^A-Za-z0-9_-]`)
 
 // SafeServerName is an MCP server name with characters outside

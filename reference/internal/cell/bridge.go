@@ -126,9 +126,9 @@ func (b *bridge) dispatch(r *request, args json.RawMessage) {
 			limit = int(math.Min(*a.Limit, float64(s.MaxSearchLimit)))
 		}
 		hits := b.turn.Catalog.Search(a.Query, limit)
-		out := make([]catalog.Compact, len(hits))
+		out := make([]any, len(hits))
 		for i, e := range hits {
-			out[i] = e.Compact()
+			out[i] = b.turn.compact(e)
 		}
 		b.settleLocked(r, true, mustJSON(out))
 	case guest.MethodDescribe:
@@ -138,18 +138,18 @@ func (b *bridge) dispatch(r *request, args json.RawMessage) {
 			ID string `json:"id"`
 		}
 		_ = json.Unmarshal(args, &a)
-		e, err := b.turn.Catalog.Lookup(a.ID)
+		e, err := b.turn.lookup(a.ID)
 		if err != nil {
 			b.settleLocked(r, false, err.Error())
 			return
 		}
-		b.settleLocked(r, true, mustJSON(e.Describe()))
+		b.settleLocked(r, true, mustJSON(b.turn.describe(e)))
 	case guest.MethodCall, guest.MethodCallValue:
 		// The input is a slice of args, not a copy: a tool's input can be
 		// 16 MiB, and sixteen calls in flight held it several times over.
 		m, _ := members(args, "id", "input")
 		id, _ := stringValue(m[0])
-		e, err := b.turn.Catalog.Lookup(id)
+		e, err := b.turn.lookup(id)
 		r.replaySafe = err == nil && strings.TrimSpace(id) == e.ID && b.turn.ReplaySafe[e.ID]
 		if b.restartSafe && !r.replaySafe {
 			return
@@ -231,9 +231,9 @@ func (b *bridge) runCall(r *request, e catalog.Entry, input json.RawMessage, n N
 		payload, ok = resultJSON(res)
 	default:
 		payload, ok = resultJSON(struct {
-			Tool   catalog.Compact `json:"tool"`
-			Result ToolResult      `json:"result"`
-		}{e.Compact(), res})
+			Tool   any        `json:"tool"`
+			Result ToolResult `json:"result"`
+		}{b.turn.compact(e), res})
 	}
 	if !ok {
 		b.settle(r, false, MsgBridgeResultTooLarge)

@@ -74,7 +74,7 @@ func (rn *Runner) exec(ctx context.Context, t *Turn, toolCallID string, args jso
 		if res, ok := l.begin(); !ok {
 			return res
 		}
-		start := sandbox.Start{Deadline: deadline, Limits: limitsOf(s), Catalog: t.Catalog.Guest(),
+		start := sandbox.Start{Deadline: deadline, Limits: limitsOf(s), Catalog: t.guestCatalog(),
 			MaxPending: s.MaxPendingToolCalls}
 		// The source is prepared by the guest half: it is untrusted input,
 		// and esbuild and the lexers are code a hostile source could hold.

@@ -37,6 +37,9 @@ type Turn struct {
 	Namespaces []guest.Namespace
 	Swarm      *guest.Swarm
 	Host       Host
+	// View, when set, is how the guest sees catalog entries instead of
+	// code mode's tools API: a tool_search_code run (SPEC.md chapter 24).
+	View *View
 
 	counts [3]atomic.Int64 // search, describe, call
 
@@ -48,6 +51,54 @@ type Turn struct {
 		raw  []byte
 		err  error
 	}
+}
+
+// A View is how a run's guest sees the catalog when it is not code mode's
+// tools API: the entries its search and call results carry, describe's
+// result, the recovery sentence of an unknown id, and the guest catalog
+// its VM installs.
+type View struct {
+	Compact  func(catalog.Entry) any
+	Describe func(catalog.Entry) any
+	Recovery string
+	Guest    catalog.GuestCatalog
+}
+
+// compact is e as the guest's search and call results carry it.
+func (t *Turn) compact(e catalog.Entry) any {
+	if t.View != nil {
+		return t.View.Compact(e)
+	}
+	return e.Compact()
+}
+
+// describe is tools.describe's result for e.
+func (t *Turn) describe(e catalog.Entry) any {
+	if t.View != nil {
+		return t.View.Describe(e)
+	}
+	return e.Describe()
+}
+
+// lookup resolves a guest-supplied id.
+func (t *Turn) lookup(id string) (catalog.Entry, error) {
+	if t.View != nil {
+		return t.Catalog.LookupFor(id, t.View.Recovery)
+	}
+	return t.Catalog.Lookup(id)
+}
+
+// guestCatalog is the catalog part of the guest's globals.
+func (t *Turn) guestCatalog() catalog.GuestCatalog {
+	if t.View != nil {
+		return t.View.Guest
+	}
+	return t.Catalog.Guest()
+}
+
+// Counts returns the search, describe and call counters.
+func (t *Turn) Counts() (search, describe, call int) {
+	return int(t.counts[countSearch].Load()), int(t.counts[countDescribe].Load()), int(t.counts[countCall].Load())
 }
 
 // Counter indexes.

@@ -288,14 +288,52 @@
         enumerable: true,
       });
     }
+    if (cat.surface === "toolSearchCode") {
+      installToolSearchCode(search, describe, call);
+      return;
+    }
     constant("ALL_TOOLS", deepFreeze(cat.tools));
     constant("tools", freeze(tools));
+  }
+
+  // toolSearchCode is set for a run of Tool Search's tool_search_code: its
+  // program sees openclaw.tools and console, and configure installs
+  // nothing else (SPEC.md chapter 24).
+  let toolSearchCode = false;
+
+  // installToolSearchCode defines the openclaw and console globals of a
+  // tool_search_code run; each console call adds one log line.
+  function installToolSearchCode(search, describe, call) {
+    toolSearchCode = true;
+    const openclawTools = freeze({
+      search: function search2(query, options) {
+        return search(query, options);
+      },
+      describe: function describe2(id) {
+        return describe(id);
+      },
+      call: function call2(id, input) {
+        return call(id, input);
+      },
+    });
+    const line = function () {
+      let s = "";
+      for (let i = 0; i < arguments.length; i++) {
+        const v = arguments[i];
+        s += (i > 0 ? " " : "") + (typeof v === "string" ? v : safeJSON(v));
+      }
+      text(s);
+    };
+    constant("openclaw", freeze({ tools: openclawTools }));
+    const d = getOwnPropertyDescriptor(G, "console");
+    if (d === undefined || d.configurable) constant("console", freeze({ log: line, warn: line, error: line, info: line }));
   }
 
   function configure(configJSON) {
     if (!catalogInstalled) throw new ErrorCtor("configure before catalog");
     const cfg = parse(configJSON);
     maxOutputBytes = cfg.maxOutputBytes;
+    if (toolSearchCode) return;
 
     const files = cfg.apiFiles;
     const API = {

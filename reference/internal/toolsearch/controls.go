@@ -16,6 +16,15 @@ import (
 type Controls struct {
 	Settings config.ToolSearch
 	Catalog  *catalog.Catalog
+	// Count, when set, counts each search, describe and call (the
+	// method names of guest.MethodSearch, MethodDescribe and MethodCall).
+	Count func(method string)
+}
+
+func (c *Controls) count(method string) {
+	if c.Count != nil {
+		c.Count(method)
+	}
 }
 
 // inputError is a request the control refuses; its message is the error
@@ -41,7 +50,7 @@ func isNull(raw json.RawMessage) bool {
 
 func asString(raw json.RawMessage) (string, bool) {
 	var s string
-	if raw == nil || json.Unmarshal(raw, &s) != nil {
+	if isNull(raw) || json.Unmarshal(raw, &s) != nil {
 		return "", false
 	}
 	return s, true
@@ -142,10 +151,11 @@ func graphemes(s string) int { return len([]rune(s)) }
 
 // find runs one ranked search.
 func (c *Controls) find(s search) []Entry {
+	c.count("search")
 	hits := c.Catalog.Search(s.query, s.limit)
 	out := make([]Entry, len(hits))
 	for i, e := range hits {
-		out[i] = compact(e)
+		out[i] = Compact(e)
 	}
 	return out
 }
@@ -193,11 +203,12 @@ func (c *Controls) Describe(args json.RawMessage) Result {
 	if err != nil {
 		return failed(DescribeName, err.Error())
 	}
+	c.count("describe")
 	e, err := c.lookup(id)
 	if err != nil {
 		return failed(DescribeName, err.Error())
 	}
-	return result(describe(e))
+	return result(Describe(e))
 }
 
 // A Call is the tool call a tool_call request names.
@@ -213,6 +224,7 @@ func (c *Controls) ReadCall(args json.RawMessage) (Call, *Result) {
 	if err == nil {
 		var e catalog.Entry
 		if e, err = c.lookup(id); err == nil {
+			c.count("call")
 			return Call{Entry: e, Input: input}, nil
 		}
 	}
@@ -318,12 +330,12 @@ type called struct {
 // {content, details?} object of the tool's result. When the tool reported
 // an error, the details say so with status "failed"; the text does not.
 func Called(e catalog.Entry, envelope json.RawMessage, isError bool) Result {
-	r := result(called{Tool: compact(e), Result: envelope})
+	r := result(called{Tool: Compact(e), Result: envelope})
 	if isError {
 		d := result(struct {
 			called
 			Status string `json:"status"`
-		}{called{Tool: compact(e), Result: envelope}, "failed"})
+		}{called{Tool: Compact(e), Result: envelope}, "failed"})
 		r.Details = d.Details
 	}
 	return r

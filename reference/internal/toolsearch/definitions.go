@@ -23,9 +23,11 @@ const (
 // Texts of the control definitions, byte for byte as OpenClaw
 // 2026.8.1-beta.1 registers them.
 const (
-	searchDescription   = "Search the effective Tool Search catalog. Pass exactly one of query for one search or queries for several independent searches in one call. Batch results stay grouped in request order. Queries must be in English: matching is lexical against tool names and descriptions, which are written in English, so another language will usually match nothing. Pass an exact result id or name to tool_call; use tool_describe only when you need its input schema."
-	describeDescription = "Load the full schema and metadata for one search result when its input is not already clear."
-	callDescription     = "Call an exact Tool Search result id or name through OpenClaw."
+	searchCodeDescription = "Run JavaScript in an isolated Node subprocess over a large tool catalog. APIs: `openclaw.tools.search(query: string, options?)`, `openclaw.tools.describe(id: string)`, and `openclaw.tools.call(id: string, args?)`. Search takes a positional query string, which must be in English: matching is lexical against tool names and descriptions, which are written in English. Call returns `{ tool, result }`; JSON values normally live in `result.details`."
+	searchCodeSchema      = `{"type":"object","required":["code"],"properties":{"code":{"type":"string","description":"JavaScript body for an async function. Use return to return the final value. The openclaw.tools bridge is available."}}}`
+	searchDescription     = "Search the effective Tool Search catalog. Pass exactly one of query for one search or queries for several independent searches in one call. Batch results stay grouped in request order. Queries must be in English: matching is lexical against tool names and descriptions, which are written in English, so another language will usually match nothing. Pass an exact result id or name to tool_call; use tool_describe only when you need its input schema."
+	describeDescription   = "Load the full schema and metadata for one search result when its input is not already clear."
+	callDescription       = "Call an exact Tool Search result id or name through OpenClaw."
 
 	describeSchema = `{"type":"object","required":["id"],"properties":{"id":{"type":"string","description":"Tool search result id or tool name."}}}`
 	callSchema     = `{"type":"object","required":["id"],"properties":{"id":{"type":"string","description":"Tool search result id or tool name."},"args":{"type":"object","patternProperties":{"^.*$":{}},"description":"Tool input."}}}`
@@ -42,18 +44,12 @@ func searchSchema(defaultLimit int) string {
 		fmt.Sprintf(`"minItems":1,"maxItems":16,"description":"Independent searches. Do not set query when this is present. Their effective limits may total at most 50; an omitted item limit counts as %d. The serialized query strings may use at most 512 UTF-8 bytes in total."}}}`, defaultLimit)
 }
 
-// Mode is the mode the reference runs for the configured one: it does not
-// run tool_search_code, so the code mode resolves to tools, as OpenClaw's
-// own does on a runtime that cannot isolate it (SPEC.md Appendix A).
-func Mode(s config.ToolSearch) string {
-	if s.Mode == config.ToolSearchDirectory {
-		return config.ToolSearchDirectory
-	}
-	return config.ToolSearchTools
-}
-
-// Definitions returns the model-visible controls of s, in order.
+// Definitions returns the model-visible controls of mode, in order:
+// tool_search_code in mode code, the structured controls otherwise.
 func Definitions(s config.ToolSearch) []surface.Definition {
+	if s.Mode == config.ToolSearchCode {
+		return []surface.Definition{{Name: SearchCodeName, Label: "Tool Search Code", Description: searchCodeDescription, Parameters: []byte(searchCodeSchema)}}
+	}
 	return []surface.Definition{
 		{Name: SearchName, Label: "Tool Search", Description: searchDescription, Parameters: []byte(searchSchema(s.SearchDefaultLimit))},
 		{Name: DescribeName, Label: "Tool Describe", Description: describeDescription, Parameters: []byte(describeSchema)},

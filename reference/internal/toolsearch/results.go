@@ -23,9 +23,9 @@ type Entry struct {
 	Output      string `json:"output,omitempty"`
 }
 
-// compact returns e's Tool Search entry: core tools are named by the
+// Compact returns e's Tool Search entry: core tools are named by the
 // source name "core".
-func compact(e catalog.Entry) Entry {
+func Compact(e catalog.Entry) Entry {
 	sourceName := e.SourceName
 	if sourceName == "" && e.Source == catalog.SourceOpenClaw {
 		sourceName = "core"
@@ -41,9 +41,10 @@ type described struct {
 	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
 }
 
-func describe(e catalog.Entry) described {
+// Describe returns tool_describe's result for e: the entry and its schemas.
+func Describe(e catalog.Entry) any {
 	d := e.Describe()
-	return described{Entry: compact(e), Parameters: d.Parameters, OutputSchema: d.OutputSchema}
+	return described{Entry: Compact(e), Parameters: d.Parameters, OutputSchema: d.OutputSchema}
 }
 
 // failure is the payload of a control that failed.
