@@ -175,6 +175,9 @@ func toCatalogTool(t Tool, i int) catalog.Tool {
 		ct.Kind = catalog.Plugin
 	case SourceMCP:
 		ct.Kind = catalog.MCP
+		if t.mcp != nil {
+			ct.MCPOperation = t.mcp.operation
+		}
 	case SourceClient:
 		ct.Kind = catalog.Client
 	default:

@@ -43,7 +43,10 @@ type Tool struct {
 	Owner   string
 	Bundled bool
 	// MCPToolName is the tool's name on its MCP server.
-	MCPToolName  string
+	MCPToolName string
+	// MCPOperation is the member that calls it in the MCP global, for a
+	// tool listed from a connected server.
+	MCPOperation string
 	Parameters   json.RawMessage
 	OutputSchema json.RawMessage
 	DirectOnly   bool

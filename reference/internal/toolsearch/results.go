@@ -16,6 +16,7 @@ type Entry struct {
 	ID          string `json:"id"`
 	Source      string `json:"source"`
 	SourceName  string `json:"sourceName,omitempty"`
+	MCP         *MCP   `json:"mcp,omitempty"`
 	Name        string `json:"name"`
 	Label       string `json:"label,omitempty"`
 	Description string `json:"description"`
@@ -23,15 +24,30 @@ type Entry struct {
 	Output      string `json:"output,omitempty"`
 }
 
+// MCP names the server and operation of a tool listed from an MCP server.
+type MCP struct {
+	ServerName     string `json:"serverName"`
+	SafeServerName string `json:"safeServerName"`
+	ToolName       string `json:"toolName"`
+	Operation      string `json:"operation"`
+}
+
 // Compact returns e's Tool Search entry: core tools are named by the
 // source name "core".
 func Compact(e catalog.Entry) Entry {
 	sourceName := e.SourceName
-	if sourceName == "" && e.Source == catalog.SourceOpenClaw {
+	switch {
+	case sourceName == "" && e.Source == catalog.SourceOpenClaw:
 		sourceName = "core"
+	case e.Source == catalog.SourceMCP:
+		sourceName = catalog.SafeServerName(sourceName)
 	}
-	return Entry{ID: e.ID, Source: e.Source, SourceName: sourceName, Name: e.Name, Label: e.Label,
+	out := Entry{ID: e.ID, Source: e.Source, SourceName: sourceName, Name: e.Name, Label: e.Label,
 		Description: e.Description, Input: e.Input, Output: e.Output}
+	if t := e.Tool; t.Kind == catalog.MCP && t.MCPOperation != "" {
+		out.MCP = &MCP{ServerName: t.Owner, SafeServerName: catalog.SafeServerName(t.Owner), ToolName: t.MCPToolName, Operation: t.MCPOperation}
+	}
+	return out
 }
 
 // described is tool_describe's result: the entry and its schemas.
@@ -160,6 +176,14 @@ func batchCandidate(c Entry) (Entry, bool) {
 	}
 	c.SourceName = retain(c.SourceName)
 	c.Label = retain(c.Label)
+	if m := c.MCP; m != nil {
+		n := jsLen(m.ServerName) + jsLen(m.SafeServerName) + jsLen(m.ToolName) + jsLen(m.Operation)
+		if n > remaining {
+			c.MCP = nil
+		} else {
+			remaining -= n
+		}
+	}
 	c.Output = retain(c.Output)
 	c.Description = batchDescription(c.Description)
 	return c, true
