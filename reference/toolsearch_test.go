@@ -112,6 +112,8 @@ return { name: d.name, sourceName: r.tool.sourceName, temp: r.result.details.tem
 			`{"ok":true,"value":{"name":"weather","sourceName":"core","temp":21,"openclaw":"object","console":"object","tools":"undefined","all":"undefined"},"logs":["hit openclaw:core:weather {\"n\":1}"],"telemetry":{"catalogSize":2,"sources":{"openclaw":2,"mcp":0,"client":0},"counterScope":"<scope>","searchCount":1,"describeCount":1,"callCount":1}}`},
 		{"code mode's globals are absent", `return [typeof MCP, typeof API, typeof text, typeof json, typeof yield_control, typeof namespaces, typeof agents];`,
 			`{"ok":true,"value":["undefined","undefined","undefined","undefined","undefined","undefined","undefined"],"logs":[],"telemetry":{"catalogSize":2,"sources":{"openclaw":2,"mcp":0,"client":0},"counterScope":"<scope>","searchCount":1,"describeCount":1,"callCount":1}}`},
+		{"an un-awaited call never runs", `openclaw.tools.call("weather", { city: "Bergen" }); const p = openclaw.tools.search("read"); return typeof p.then;`,
+			`{"ok":true,"value":"function","logs":[],"telemetry":{"catalogSize":2,"sources":{"openclaw":2,"mcp":0,"client":0},"counterScope":"<scope>","searchCount":1,"describeCount":1,"callCount":1}}`},
 		{"no return", `await openclaw.tools.search("read");`,
 			`{"ok":true,"value":null,"logs":[],"telemetry":{"catalogSize":2,"sources":{"openclaw":2,"mcp":0,"client":0},"counterScope":"<scope>","searchCount":2,"describeCount":1,"callCount":1}}`},
 		{"unknown id", `return await openclaw.tools.call("nope");`,

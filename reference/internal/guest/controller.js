@@ -63,6 +63,7 @@
   const ErrorCtor = Error;
   const StringCtor = String;
   const promiseThen = Promise.prototype.then;
+  const promiseFinally = Promise.prototype.finally;
   const objectToString = Object.prototype.toString;
   const stringStartsWith = String.prototype.startsWith;
   const stringSplit = String.prototype.split;
@@ -305,15 +306,32 @@
   // tool_search_code run; each console call adds one log line.
   function installToolSearchCode(search, describe, call) {
     toolSearchCode = true;
+    // A request starts when its handle is first awaited (then, catch or
+    // finally): a call nobody awaits never runs, as in OpenClaw.
+    const lazy = (begin) => {
+      let p;
+      const started = () => (p === undefined ? (p = begin()) : p);
+      return freeze({
+        then: function then(onFulfilled, onRejected) {
+          return apply(promiseThen, started(), [onFulfilled, onRejected]);
+        },
+        catch: function (onRejected) {
+          return apply(promiseThen, started(), [undefined, onRejected]);
+        },
+        finally: function (onFinally) {
+          return apply(promiseFinally, started(), [onFinally]);
+        },
+      });
+    };
     const openclawTools = freeze({
-      search: function search2(query, options) {
-        return search(query, options);
+      search: function (query, options) {
+        return lazy(() => search(query, options));
       },
-      describe: function describe2(id) {
-        return describe(id);
+      describe: function (id) {
+        return lazy(() => describe(id));
       },
-      call: function call2(id, input) {
-        return call(id, input);
+      call: function (id, input) {
+        return lazy(() => call(id, input));
       },
     });
     const line = function () {
