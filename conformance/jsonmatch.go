@@ -42,9 +42,14 @@ func decodeJSON(b []byte) (any, error) {
 // members than want names; arrays always match element by element. A
 // failure is a *mismatchError whose first difference is the first in path
 // order.
-func matchJSON(want, got any, subset bool) error {
+func matchJSON(want, got any, subset bool) error { return matchJSONAt("$", want, got, subset) }
+
+// matchJSONAt is matchJSON for a value found at path (a JSON path such as
+// "$.result.details") in what the target gave, so that a difference is
+// reported at its full path.
+func matchJSONAt(path string, want, got any, subset bool) error {
 	var problems []problem
-	matchValue("$", want, got, subset, &problems)
+	matchValue(path, want, got, subset, &problems)
 	if len(problems) == 0 {
 		return nil
 	}

@@ -28,6 +28,7 @@ func (w *world) registerCalls(sc *godog.ScenarioContext) {
 	sc.Step(`^the model calls wait$`, w.waitLatest)
 	sc.Step(`^the model calls wait with arguments:$`, w.waitArgs)
 	sc.Step(`^the model calls "([^"]+)" with:$`, w.callTool)
+	sc.Step(`^the model calls "([^"]+)" with tool call id "([^"]*)":$`, w.callToolWithID)
 	sc.Step(`^the tool "([^"]+)" is released$`, func(name string) error { w.host.Release(name); return nil })
 	sc.Step(`^approval for "([^"]+)" is released as (granted|denied)$`, func(name, d string) error {
 		w.host.Decide(name, d == "granted")
@@ -82,6 +83,14 @@ func (w *world) callTool(name string, d *godog.DocString) error {
 		return err
 	}
 	_, err := w.call(name, json.RawMessage(d.Content))
+	return err
+}
+
+func (w *world) callToolWithID(name, id string, d *godog.DocString) error {
+	if _, err := parseDoc(d.Content); err != nil {
+		return err
+	}
+	_, err := w.callWithID(id, name, json.RawMessage(d.Content))
 	return err
 }
 

@@ -36,6 +36,13 @@ func (w *world) registerResults(sc *godog.ScenarioContext) {
 	sc.Step(`^the wait is refused with "(.*)"$`, w.waitRefused)
 	sc.Step(`^the telemetry includes:$`, func(d *godog.DocString) error { return w.resultMember("telemetry", d.Content, true) })
 	sc.Step(`^the tool call is refused with "([^"]*)"$`, w.callRefused)
+	sc.Step(`^the tool result details are:$`, func(d *godog.DocString) error { return w.toolResultAt("$", d.Content, false) })
+	sc.Step(`^the tool result details include:$`, func(d *godog.DocString) error { return w.toolResultAt("$", d.Content, true) })
+	sc.Step(`^the tool result details at "([^"]+)" are:$`, func(p string, d *godog.DocString) error { return w.toolResultAt(p, d.Content, false) })
+	sc.Step(`^the tool result details at "([^"]+)" include:$`, func(p string, d *godog.DocString) error { return w.toolResultAt(p, d.Content, true) })
+	sc.Step(`^the tool result text is:$`, w.toolResultText)
+	sc.Step(`^the tool result text is the pretty JSON of its details$`, w.toolResultTextIsPretty)
+	sc.Step(`^the tool result is not flagged as an error$`, w.toolResultNotError)
 }
 
 func (w *world) resultStatus(status string) error {
@@ -235,6 +242,143 @@ func (w *world) resultTextIsPretty() error {
 	}
 	if o.Text != want {
 		return fmt.Errorf("result text is not the pretty JSON of its details:\n got: %q\nwant: %q", o.Text, want)
+	}
+	return nil
+}
+
+// lastTool returns the model's most recent tool call of any tool.
+func (w *world) lastTool() (*callRecord, error) {
+	if w.lastAny == nil {
+		return nil, errors.New("the model has not called a tool yet")
+	}
+	return w.lastAny, nil
+}
+
+// toolResultAt compares the value at path in the latest tool call's
+// payload (its structured details, else its text read as JSON, as for exec
+// and wait: CM-1.12) with the expected JSON, exactly or as a subset.
+func (w *world) toolResultAt(path, wantJSON string, subset bool) error {
+	rec, err := w.lastTool()
+	if err != nil {
+		return err
+	}
+	want, err := decodeJSON([]byte(wantJSON))
+	if err != nil {
+		return fmt.Errorf("expected value is not JSON: %w", err)
+	}
+	if rec.payload == nil {
+		return mismatch("$", presence("JSON payload"), presence("no payload"), "the %s result has no JSON details and its text is not JSON: %q", rec.name, rec.outcome.Text)
+	}
+	got, err := jsonAt(rec.payload, path)
+	if err != nil {
+		return err
+	}
+	if err := matchJSONAt(path, want, got, subset); err != nil {
+		return fmt.Errorf("%s result at %s mismatch: %w\nresult: %s", rec.name, path, err, show(rec.payload))
+	}
+	return nil
+}
+
+// jsonAt returns the value at a JSON path of v: "$", then ".member" and
+// "[index]" parts in any order ("$.results[0].candidates").
+func jsonAt(v any, path string) (any, error) {
+	rest, ok := strings.CutPrefix(path, "$")
+	if !ok {
+		return nil, fmt.Errorf("path %q does not start with $", path)
+	}
+	at := "$"
+	for rest != "" {
+		switch rest[0] {
+		case '.':
+			end := strings.IndexAny(rest[1:], ".[")
+			if end < 0 {
+				end = len(rest) - 1
+			}
+			name := rest[1 : end+1]
+			rest = rest[end+1:]
+			m, ok := v.(map[string]any)
+			if !ok {
+				return nil, mismatch(at, presence("object"), v, "%s is not an object: %s", at, show(v))
+			}
+			at += "." + name
+			if v, ok = m[name]; !ok {
+				return nil, mismatch(at, presence(kindPresent), presence(kindMissing), "%s is missing", at)
+			}
+		case '[':
+			end := strings.IndexByte(rest, ']')
+			if end < 0 {
+				return nil, fmt.Errorf("path %q has an unclosed [", path)
+			}
+			i, err := strconv.Atoi(rest[1:end])
+			if err != nil {
+				return nil, fmt.Errorf("path %q: %q is not an index", path, rest[1:end])
+			}
+			rest = rest[end+1:]
+			a, ok := v.([]any)
+			if !ok {
+				return nil, mismatch(at, presence("array"), v, "%s is not an array: %s", at, show(v))
+			}
+			at += fmt.Sprintf("[%d]", i)
+			if i < 0 || i >= len(a) {
+				return nil, mismatch(at, presence(kindPresent), presence(kindMissing), "%s is out of range (%d elements)", at, len(a))
+			}
+			v = a[i]
+		default:
+			return nil, fmt.Errorf("path %q: want . or [ at %q", path, rest)
+		}
+	}
+	return v, nil
+}
+
+// toolResultText compares the text of the latest tool call's message with
+// the docstring, exactly.
+func (w *world) toolResultText(d *godog.DocString) error {
+	rec, err := w.lastTool()
+	if err != nil {
+		return err
+	}
+	if got := rec.outcome.Text; got != d.Content {
+		return &mismatchError{first: Mismatch{Path: "text", Want: "text", Got: "other text"},
+			msg: fmt.Sprintf("%s result text mismatch:\n got: %q\nwant: %q", rec.name, got, d.Content), diff: cmp.Diff(d.Content, got)}
+	}
+	return nil
+}
+
+// toolResultTextIsPretty checks that the latest tool call's text is
+// JSON.stringify(details, null, 2) of its structured details (a target
+// without details: that its text is JSON).
+func (w *world) toolResultTextIsPretty() error {
+	rec, err := w.lastTool()
+	if err != nil {
+		return err
+	}
+	o := rec.outcome
+	if len(o.Details) == 0 {
+		if _, err := decodeJSON([]byte(o.Text)); err != nil {
+			return mismatch("text", presence("JSON"), presence("other text"), "the %s result has no details and its text is not JSON: %q", rec.name, o.Text)
+		}
+		return nil
+	}
+	want, err := prettyJSON(o.Details)
+	if err != nil {
+		return fmt.Errorf("details are not JSON: %w", err)
+	}
+	if o.Text != want {
+		return &mismatchError{first: Mismatch{Path: "text", Want: "pretty JSON", Got: "other text"},
+			msg: fmt.Sprintf("%s result text is not the pretty JSON of its details:\n got: %q\nwant: %q", rec.name, o.Text, want), diff: cmp.Diff(want, o.Text)}
+	}
+	return nil
+}
+
+// toolResultNotError checks that the latest tool call's message is not
+// flagged as an error.
+func (w *world) toolResultNotError() error {
+	rec, err := w.lastTool()
+	if err != nil {
+		return err
+	}
+	if rec.outcome.IsError {
+		return mismatch("isError", false, true, "the %s result is flagged as an error: %q", rec.name, rec.outcome.Text)
 	}
 	return nil
 }

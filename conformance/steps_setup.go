@@ -20,6 +20,8 @@ func (w *world) registerSetup(sc *godog.ScenarioContext) {
 	sc.Step(`^code mode is enabled$`, func() error { return w.setCodeMode(true) })
 	sc.Step(`^code mode is disabled$`, func() error { delete(w.tools(), "codeMode"); return w.syncConfig() })
 	sc.Step(`^code mode is configured as:$`, w.codeModeConfigured)
+	sc.Step(`^tool search is enabled$`, func() error { w.tools()["toolSearch"] = true; return w.syncConfig() })
+	sc.Step(`^tool search is configured as:$`, w.toolSearchConfigured)
 	sc.Step(`^the config also has:$`, w.configAlsoHas)
 	sc.Step(`^the config is:$`, w.configIs)
 	sc.Step(`^the catalog "([^"]+)"$`, w.catalogFile)
@@ -70,6 +72,17 @@ func (w *world) codeModeConfigured(d *godog.DocString) error {
 		return err
 	}
 	return w.setCodeMode(v)
+}
+
+// toolSearchConfigured sets tools.toolSearch (SPEC.md chapter 24) to the
+// docstring's JSON value, whatever it is.
+func (w *world) toolSearchConfigured(d *godog.DocString) error {
+	v, err := parseDoc(d.Content)
+	if err != nil {
+		return err
+	}
+	w.tools()["toolSearch"] = v
+	return w.syncConfig()
 }
 
 func (w *world) configAlsoHas(d *godog.DocString) error {

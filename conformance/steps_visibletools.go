@@ -35,11 +35,11 @@ func (w *world) visible() ([]ToolDefinition, error) {
 }
 
 // visibleToolsAre compares the model-visible tools with a list. The exact
-// set is CM-4.1's requirement and the order CM-4.2's, so a scenario that
-// names neither clause reads the tools through a view: every listed tool
-// is visible, and no other tool is, except tools the scenario never
-// defined (the target's own direct-only tools); exec and wait always
-// count.
+// set is CM-4.1's requirement (CM-24.7's on the Tool Search surface) and
+// the order CM-4.2's (CM-24.8's), so a scenario that names none of them
+// reads the tools through a view: every listed tool is visible, and no
+// other tool is, except tools the scenario never defined (the target's
+// own direct-only tools); exec and wait always count.
 func (w *world) visibleToolsAre(list string) error {
 	defs, err := w.visible()
 	if err != nil {
@@ -50,7 +50,7 @@ func (w *world) visibleToolsAre(list string) error {
 		got[i] = d.Name
 	}
 	want := splitList(list)
-	exact, ordered := w.asserts("CM-4.1"), w.asserts("CM-4.2")
+	exact, ordered := w.asserts("CM-4.1", "CM-24.7"), w.asserts("CM-4.2", "CM-24.8")
 	fail := func(path string, wantKind, gotKind presence, format string, args ...any) error {
 		return &mismatchError{first: Mismatch{Path: path, Want: string(wantKind), Got: string(gotKind)},
 			msg:  fmt.Sprintf(format, args...) + fmt.Sprintf("\nmodel-visible tools = %q, want %q", got, want),
