@@ -45,7 +45,7 @@ func exclusions(t *testing.T) map[string]string {
 }
 
 var profiles = map[string]bool{"@core": true, "@typescript": true, "@mcp": true, "@namespaces": true,
-	"@snapshots": true, "@restart-safe": true, "@security": true, "@e2e": true, "@real-mcp": true}
+	"@snapshots": true, "@restart-safe": true, "@security": true, "@e2e": true, "@real-mcp": true, "@tool-search": true}
 
 // TestSuite_Tags checks the tagging rules of SPEC.md Appendix C.2 over
 // every scenario.

@@ -1,7 +1,7 @@
 package wire
 
 // profiles are the conformance profiles of SPEC.md (CM-1.14, Appendix C), in report order.
-var profiles = [...]string{"core", "typescript", "mcp", "namespaces", "snapshots", "restart-safe", "security", "e2e", "real-mcp"}
+var profiles = [...]string{"core", "typescript", "mcp", "namespaces", "snapshots", "restart-safe", "security", "e2e", "real-mcp", "tool-search"}
 
 // Profiles returns the conformance profiles of SPEC.md (CM-1.14, Appendix C), in report order.
 // The slice is the caller's.

@@ -96,7 +96,7 @@ func TestSpecSchema(t *testing.T) {
 }
 
 func TestProfiles(t *testing.T) {
-	want := []string{"core", "typescript", "mcp", "namespaces", "snapshots", "restart-safe", "security", "e2e", "real-mcp"}
+	want := []string{"core", "typescript", "mcp", "namespaces", "snapshots", "restart-safe", "security", "e2e", "real-mcp", "tool-search"}
 	got := wire.Profiles()
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("Profiles() mismatch (-want +got):\n%s", diff)
