@@ -630,6 +630,7 @@ Feature: Tool Search
           "id": "mcp:github:create_issue",
           "source": "mcp",
           "sourceName": "github",
+          "mcp": {"serverName": "github", "safeServerName": "github", "toolName": "create_issue", "operation": "tool"},
           "name": "github__create_issue",
           "label": "create_issue",
           "description": "Create a GitHub issue.",
@@ -647,6 +648,7 @@ Feature: Tool Search
         "id": "mcp:github:create_issue",
         "source": "mcp",
         "sourceName": "github",
+        "mcp": {"serverName": "github", "safeServerName": "github", "toolName": "create_issue", "operation": "tool"},
         "name": "github__create_issue",
         "label": "create_issue",
         "description": "Create a GitHub issue.",
@@ -1390,3 +1392,245 @@ Feature: Tool Search
       {"status": "error", "tool": "tool_call", "error": "Tool \"openclaw:core:status_check\" has an invalid outputSchema."}
       """
     And the tool "status_check" was not called
+
+  # tool_search_code
+
+  @tool-search @CM-24.4 @CM-24.8 @CM-24.11 @CM-24.39
+  Scenario: Tool Search: mode code shows tool_search_code alone after the kept tools
+    Given the catalog "basic"
+    And tool search is configured as:
+      """json
+      {"mode": "code"}
+      """
+    When a turn starts
+    Then the model-visible tools are "read, tool_search_code"
+    And the "tool_search_code" tool has the label "Tool Search Code"
+    And the "tool_search_code" tool description is:
+      """text
+      Run JavaScript in an isolated Node subprocess over a large tool catalog. APIs: `openclaw.tools.search(query: string, options?)`, `openclaw.tools.describe(id: string)`, and `openclaw.tools.call(id: string, args?)`. Search takes a positional query string, which must be in English: matching is lexical against tool names and descriptions, which are written in English. Call returns `{ tool, result }`; JSON values normally live in `result.details`.
+      """
+    And the "tool_search_code" tool schema is:
+      """json
+      {"type": "object", "required": ["code"], "properties": {"code": {"type": "string", "description": "JavaScript body for an async function. Use return to return the final value. The openclaw.tools bridge is available."}}}
+      """
+
+  @tool-search @CM-24.2 @CM-24.11
+  Scenario: Tool Search: tools.toolSearch true shows tool_search_code
+    Given the catalog "basic"
+    And tool search is configured as:
+      """json
+      true
+      """
+    When a turn starts
+    Then the model-visible tools are "read, tool_search_code"
+
+  @tool-search @CM-24.40 @CM-24.41 @CM-24.34
+  Scenario: Tool Search: tool_search_code searches, describes and calls the catalog
+    Given tool search is configured as:
+      """json
+      {"mode": "code"}
+      """
+    And the catalog "basic"
+    When a turn starts
+    And the model calls "tool_search_code" with:
+      """json
+      {"code": "const [hit] = await openclaw.tools.search(\"weather forecast\", { limit: 1 });\nconst d = await openclaw.tools.describe(hit.id);\nconst r = await openclaw.tools.call(hit.id, { city: \"Oslo\" });\nreturn { id: hit.id, required: d.parameters.required, tool: r.tool.name, temp: r.result.details.temp };"}
+      """
+    Then the tool result is not flagged as an error
+    And the tool result details at "$.ok" are:
+      """json
+      true
+      """
+    And the tool result details at "$.value" are:
+      """json
+      {"id": "openclaw:core:weather", "required": ["city"], "tool": "weather", "temp": 21}
+      """
+    And the tool "weather" was last called with:
+      """json
+      {"city": "Oslo"}
+      """
+    And the trajectory includes:
+      """json
+      [{"type": "tool_call", "name": "weather", "catalogId": "openclaw:core:weather", "parentToolCallId": "call_1", "status": "ok"}]
+      """
+
+  @tool-search @CM-24.40 @CM-24.41
+  Scenario: Tool Search: tool_search_code's console adds one log line per call
+    Given tool search is configured as:
+      """json
+      {"mode": "code"}
+      """
+    And the catalog "basic"
+    When a turn starts
+    And the model calls "tool_search_code" with:
+      """json
+      {"code": "console.log(\"hits\", 2, { a: 1 });\nconsole.warn([1, \"x\"]);\nconsole.error(\"done\");"}
+      """
+    Then the tool result details at "$.logs" are:
+      """json
+      ["hits 2 {\"a\":1}", "[1,\"x\"]", "done"]
+      """
+    And the tool result details at "$.value" are:
+      """json
+      null
+      """
+
+  @tool-search @CM-24.40
+  Scenario: Tool Search: tool_search_code's globals are openclaw and console, frozen, and no code mode API
+    Given tool search is configured as:
+      """json
+      {"mode": "code"}
+      """
+    And the catalog "basic"
+    When a turn starts
+    And the model calls "tool_search_code" with:
+      """json
+      {"code": "return { frozen: [Object.isFrozen(openclaw), Object.isFrozen(openclaw.tools), Object.isFrozen(console)], absent: [typeof ALL_TOOLS, typeof tools, typeof MCP, typeof API, typeof require, typeof process, typeof fetch, typeof setTimeout] };"}
+      """
+    Then the tool result details at "$.value" are:
+      """json
+      {"frozen": [true, true, true], "absent": ["undefined", "undefined", "undefined", "undefined", "undefined", "undefined", "undefined", "undefined"]}
+      """
+
+  @tool-search @CM-24.40 @CM-24.43
+  Scenario: Tool Search: a tool_search_code call nobody awaits never runs
+    Given tool search is configured as:
+      """json
+      {"mode": "code"}
+      """
+    And the catalog "basic"
+    When a turn starts
+    And the model calls "tool_search_code" with:
+      """json
+      {"code": "openclaw.tools.call(\"weather\", { city: \"Bergen\" });\nreturn 1;"}
+      """
+    Then the tool result details at "$.value" are:
+      """json
+      1
+      """
+    And the tool "weather" was not called
+    And the tool result details at "$.telemetry.callCount" are:
+      """json
+      0
+      """
+
+  @tool-search @CM-24.40 @CM-24.41
+  Scenario: Tool Search: a tool_search_code call started with then runs before the result
+    Given tool search is configured as:
+      """json
+      {"mode": "code"}
+      """
+    And the catalog "basic"
+    When a turn starts
+    And the model calls "tool_search_code" with:
+      """json
+      {"code": "openclaw.tools.call(\"weather\", { city: \"Bergen\" }).then(() => console.log(\"called\"));\nreturn 1;"}
+      """
+    Then the tool "weather" was last called with:
+      """json
+      {"city": "Bergen"}
+      """
+    And the tool result details at "$.logs" are:
+      """json
+      ["called"]
+      """
+
+  @tool-search @CM-24.40
+  Scenario: Tool Search: tool_search_code's bridge failures reject with catchable errors
+    Given tool search is configured as:
+      """json
+      {"mode": "code"}
+      """
+    And the catalog "basic"
+    When a turn starts
+    And the model calls "tool_search_code" with:
+      """json
+      {"code": "const out = [];\nfor (const f of [() => openclaw.tools.search(5), () => openclaw.tools.describe(5), () => openclaw.tools.call(5), () => openclaw.tools.describe(\"zzzz_nothing\")]) {\n  try { await f(); out.push(\"resolved\"); } catch (e) { out.push([e instanceof Error, e.message]); }\n}\nreturn out;"}
+      """
+    Then the tool result details at "$.value" are:
+      """json
+      [
+        [true, "search query must be a string."],
+        [true, "describe id must be a string."],
+        [true, "call id must be a string."],
+        [true, "Unknown tool id: zzzz_nothing. Use openclaw.tools.search to find a tool, openclaw.tools.describe to inspect it, then openclaw.tools.call with the exact id or name."]
+      ]
+      """
+
+  @tool-search @CM-24.41 @CM-24.20
+  Scenario: Tool Search: an uncaught exception in tool_search_code is the error payload
+    Given tool search is configured as:
+      """json
+      {"mode": "code"}
+      """
+    And the catalog "basic"
+    When a turn starts
+    And the model calls "tool_search_code" with:
+      """json
+      {"code": "throw new Error(\"guest boom\");"}
+      """
+    Then the tool result is not flagged as an error
+    And the tool result details are:
+      """json
+      {"status": "error", "tool": "tool_search_code", "error": "Error: guest boom"}
+      """
+
+  @tool-search @CM-24.40
+  Scenario: Tool Search: tool_search_code refuses empty code
+    Given tool search is configured as:
+      """json
+      {"mode": "code"}
+      """
+    And the catalog "basic"
+    When a turn starts
+    And the model calls "tool_search_code" with:
+      """json
+      {"code": "  "}
+      """
+    Then the tool result details are:
+      """json
+      {"status": "error", "tool": "tool_search_code", "error": "code must be a non-empty string."}
+      """
+
+  @tool-search @CM-24.42
+  Scenario Outline: Tool Search: tool_search_code stops at codeTimeoutMs when <case>
+    Given tool search is configured as:
+      """json
+      {"mode": "code", "codeTimeoutMs": 1000}
+      """
+    And the catalog "basic"
+    When a turn starts
+    And the model calls "tool_search_code" with:
+      """json
+      {"code": "<code>"}
+      """
+    Then the tool result details are:
+      """json
+      {"status": "error", "tool": "tool_search_code", "error": "tool_search_code timed out"}
+      """
+
+    Examples:
+      | case                       | code                                  |
+      | the code loops             | for (;;) {}                           |
+      | the code awaits forever    | await new Promise(() => {});          |
+
+  @tool-search @CM-24.43
+  Scenario: Tool Search: tool_search_code reports the catalog and counters of the run's Tool Search calls
+    Given tool search is configured as:
+      """json
+      {"mode": "code"}
+      """
+    And the catalog "basic"
+    When a turn starts
+    And the model calls "tool_search_code" with:
+      """json
+      {"code": "await openclaw.tools.search(\"weather\");\ntry { await openclaw.tools.describe(\"zzzz_nothing\"); } catch {}"}
+      """
+    And the model calls "tool_search_code" with:
+      """json
+      {"code": "await openclaw.tools.search(\"shipments\");\nawait openclaw.tools.call(\"weather\", { city: \"Oslo\" });"}
+      """
+    Then the tool result details at "$.telemetry" are:
+      """json
+      {"catalogSize": 4, "sources": {"openclaw": 3, "mcp": 0, "client": 1}, "counterScope": "<string>", "searchCount": 2, "describeCount": 1, "callCount": 1}
+      """

@@ -18,6 +18,7 @@ import (
 	"github.com/codemodekit/kit/reference/internal/catalog"
 	"github.com/codemodekit/kit/reference/internal/config"
 	"github.com/codemodekit/kit/reference/internal/guest"
+	"github.com/codemodekit/kit/reference/internal/prepare"
 	"github.com/codemodekit/kit/reference/internal/toolsearch"
 )
 
@@ -192,6 +193,12 @@ func (t *Turn) searchCode(ctx context.Context, ts *toolSearch, call ToolCall) to
 		}{res.RunID})
 		res = t.rt.runner.Wait(ctx, ts.cell, call.ToolCallID, wargs)
 	}
+	if res.Error == cell.MsgPendingNoWork {
+		// A promise that nothing can settle (CM-8.34 in code mode) waits,
+		// as in OpenClaw, for codeTimeoutMs: the run is over and holds no
+		// VM, only this call.
+		<-ctx.Done()
+	}
 	switch {
 	case res.Status == "completed":
 		return toolsearch.CodeCompleted(res.Value, logLines(res.Output), ts.telemetry())
@@ -199,6 +206,12 @@ func (t *Turn) searchCode(ctx context.Context, ts *toolSearch, call ToolCall) to
 		return toolsearch.CodeFailed(toolsearch.MsgCodeTimeout)
 	case ctx.Err() != nil:
 		return toolsearch.CodeFailed(toolsearch.MsgCodeAborted)
+	}
+	switch res.Error {
+	case prepare.ShellMessage:
+		return toolsearch.CodeFailed(toolsearch.MsgCodeShell)
+	case prepare.ModuleAccessMessage:
+		return toolsearch.CodeFailed(toolsearch.MsgCodeModuleAccess)
 	}
 	return toolsearch.CodeFailed(withoutFrames(res.Error))
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -122,6 +123,8 @@ return { name: d.name, sourceName: r.tool.sourceName, temp: r.result.details.tem
 		{"unknown id", `return await openclaw.tools.call("nope");`,
 			`{"status":"error","tool":"tool_search_code","error":"Error: Unknown tool id: nope. Use openclaw.tools.search to find a tool, openclaw.tools.describe to inspect it, then openclaw.tools.call with the exact id or name."}`},
 		{"thrown", `throw new Error("guest boom");`, `{"status":"error","tool":"tool_search_code","error":"Error: guest boom"}`},
+		{"shell", `ls -la`, `{"status":"error","tool":"tool_search_code","error":"tool_search_code runs JavaScript, not shell commands. Call tools from the code with openclaw.tools.call and an exact id from openclaw.tools.search."}`},
+		{"module access", `const fs = require("fs"); return 1;`, `{"status":"error","tool":"tool_search_code","error":"tool_search_code module access is disabled."}`},
 		{"empty code", ``, `{"status":"error","tool":"tool_search_code","error":"code must be a non-empty string."}`},
 	}
 	for _, tc := range tests {
@@ -149,9 +152,15 @@ return { name: d.name, sourceName: r.tool.sourceName, temp: r.result.details.tem
 func TestToolSearch_codeTimeout(t *testing.T) {
 	rt := newTestRuntime(t)
 	turn := execTurn(t, rt, `{"tools":{"toolSearch":{"codeTimeoutMs":1000}}}`, weatherTool(), readTool())
-	args, _ := json.Marshal(map[string]string{"code": `for (;;) {}`})
-	res := callRaw(t, turn, "call_code", "tool_search_code", string(args))
-	if diff := cmp.Diff(`{"status":"error","tool":"tool_search_code","error":"tool_search_code timed out"}`, string(res.Details)); diff != "" {
-		t.Errorf("details (-want +got):\n%s", diff)
+	for _, code := range []string{`for (;;) {}`, `await new Promise(() => {});`} {
+		args, _ := json.Marshal(map[string]string{"code": code})
+		start := time.Now()
+		res := callRaw(t, turn, "call_code", "tool_search_code", string(args))
+		if diff := cmp.Diff(`{"status":"error","tool":"tool_search_code","error":"tool_search_code timed out"}`, string(res.Details)); diff != "" {
+			t.Errorf("%s: details (-want +got):\n%s", code, diff)
+		}
+		if took := time.Since(start); took < time.Second {
+			t.Errorf("%s: answered after %v, before codeTimeoutMs", code, took)
+		}
 	}
 }

@@ -344,7 +344,7 @@
     };
     constant("openclaw", freeze({ tools: openclawTools }));
     const d = getOwnPropertyDescriptor(G, "console");
-    if (d === undefined || d.configurable) constant("console", freeze({ log: line, warn: line, error: line, info: line }));
+    if (d === undefined || d.configurable) constant("console", freeze({ log: line, warn: line, error: line }));
   }
 
   function configure(configJSON) {

@@ -10,6 +10,12 @@ const (
 	MsgCodeRequired = "code must be a non-empty string."
 	MsgCodeTimeout  = "tool_search_code timed out"
 	MsgCodeAborted  = "tool_search_code aborted"
+
+	// MsgCodeShell and MsgCodeModuleAccess stand for code mode's
+	// preparation refusals (SPEC.md CM-5.10), whose texts point to
+	// code mode's API, when a tool_search_code source meets them.
+	MsgCodeShell        = "tool_search_code runs JavaScript, not shell commands. Call tools from the code with openclaw.tools.call and an exact id from openclaw.tools.search."
+	MsgCodeModuleAccess = "tool_search_code module access is disabled."
 )
 
 // CodeArgs reads tool_search_code's arguments and returns the exec
