@@ -42,7 +42,8 @@ func (w *world) registerResults(sc *godog.ScenarioContext) {
 	sc.Step(`^the tool result details at "([^"]+)" include:$`, func(p string, d *godog.DocString) error { return w.toolResultAt(p, d.Content, true) })
 	sc.Step(`^the tool result text is:$`, w.toolResultText)
 	sc.Step(`^the tool result text is the pretty JSON of its details$`, w.toolResultTextIsPretty)
-	sc.Step(`^the tool result is not flagged as an error$`, w.toolResultNotError)
+	sc.Step(`^the tool result is not flagged as an error$`, func() error { return w.toolResultFlagged(false) })
+	sc.Step(`^the tool result is flagged as an error$`, func() error { return w.toolResultFlagged(true) })
 }
 
 func (w *world) resultStatus(status string) error {
@@ -370,15 +371,16 @@ func (w *world) toolResultTextIsPretty() error {
 	return nil
 }
 
-// toolResultNotError checks that the latest tool call's message is not
+// toolResultFlagged checks whether the latest tool call's message is
 // flagged as an error.
-func (w *world) toolResultNotError() error {
+func (w *world) toolResultFlagged(want bool) error {
 	rec, err := w.lastTool()
 	if err != nil {
 		return err
 	}
-	if rec.outcome.IsError {
-		return mismatch("isError", false, true, "the %s result is flagged as an error: %q", rec.name, rec.outcome.Text)
+	if rec.outcome.IsError != want {
+		state := map[bool]string{true: "flagged", false: "not flagged"}
+		return mismatch("isError", want, rec.outcome.IsError, "the %s result is %s as an error: %q", rec.name, state[rec.outcome.IsError], rec.outcome.Text)
 	}
 	return nil
 }

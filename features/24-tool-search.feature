@@ -261,12 +261,12 @@ Feature: Tool Search
       for (const query of ["tool_search", "tool call", "tool_describe", "tool_search_code"]) {
         searched.push(...(await tools.search(query)).map((entry) => entry.id));
       }
-      return { names: ALL_TOOLS.map((entry) => entry.name), messages, searched };
+      return { names: ALL_TOOLS.map((entry) => entry.name).sort(), messages, searched };
       """
     Then the result value is:
       """json
       {
-        "names": ["read", "weather", "shipping_list", "select_file"],
+        "names": ["read", "select_file", "shipping_list", "weather"],
         "messages": [
           "Unknown tool id: tool_search. Use tools.search to find a tool, tools.describe to inspect it, then tools.call with the exact id or name.",
           "Unknown tool id: openclaw:core:tool_call. Did you mean: read, weather, shipping_list? Use tools.search to find a tool, tools.describe to inspect it, then tools.call with the exact id or name.",
@@ -672,7 +672,7 @@ Feature: Tool Search
     When a turn starts
     And the model calls "tool_call" with:
       """json
-      {"id": "mcp:github:create_issue", "args": {"title": "Bug"}}
+      {"id": "github__create_issue", "args": {"title": "Bug"}}
       """
     Then the tool "create_issue" was last called with:
       """json
@@ -680,7 +680,7 @@ Feature: Tool Search
       """
     And the tool result details at "$.tool" include:
       """json
-      {"id": "mcp:github:create_issue", "source": "mcp", "name": "github__create_issue"}
+      {"source": "mcp", "name": "github__create_issue"}
       """
     And the tool result details at "$.result.details" include:
       """json
@@ -688,7 +688,7 @@ Feature: Tool Search
       """
     And the trajectory includes:
       """json
-      [{"type": "tool_call", "name": "github__create_issue", "catalogId": "mcp:github:create_issue", "parentToolCallId": "call_1", "status": "ok"}]
+      [{"type": "tool_call", "name": "github__create_issue", "parentToolCallId": "call_1", "status": "ok"}]
       """
 
   @tool-search @CM-24.29 @CM-24.14 @CM-24.33 @CM-24.20
@@ -864,7 +864,7 @@ Feature: Tool Search
         "error": "provide exactly one of query or queries."
       }
       """
-    And the tool result is not flagged as an error
+    And the tool result is flagged as an error
 
     Examples:
       | case                    | args                                                  |
@@ -1093,7 +1093,7 @@ Feature: Tool Search
       }
       """
     And the tool result text is the pretty JSON of its details
-    And the tool result is not flagged as an error
+    And the tool result is flagged as an error
 
   # tool_call
 
@@ -1245,7 +1245,7 @@ Feature: Tool Search
       """json
       {"status": "error", "tool": "tool_call", "error": "Tool call denied: openclaw:core:weather."}
       """
-    And the tool result is not flagged as an error
+    And the tool result is flagged as an error
     And the tool "weather" was not called
     And the trajectory includes:
       """json
@@ -1569,7 +1569,7 @@ Feature: Tool Search
       """json
       {"code": "throw new Error(\"guest boom\");"}
       """
-    Then the tool result is not flagged as an error
+    Then the tool result is flagged as an error
     And the tool result details are:
       """json
       {"status": "error", "tool": "tool_search_code", "error": "Error: guest boom"}

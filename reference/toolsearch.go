@@ -76,7 +76,7 @@ func (t *Turn) controlTool(ts *toolSearch, name string) Tool {
 		default:
 			r = t.toolCall(ctx, ts, call)
 		}
-		return ToolResult{Content: []ContentBlock{{Type: "text", Text: r.Text}}, Details: r.Details}, nil
+		return ToolResult{Content: []ContentBlock{{Type: "text", Text: r.Text}}, Details: r.Details, IsError: r.IsError}, nil
 	}
 	return Tool{Name: name, Source: SourceCore, Execute: run}
 }

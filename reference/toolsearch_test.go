@@ -81,7 +81,13 @@ func TestToolSearch_roundTrip(t *testing.T) {
 	if diff := cmp.Diff(want, ids); diff != "" {
 		t.Errorf("trajectory (-want +got):\n%s", diff)
 	}
+	if got.IsError || desc.IsError {
+		t.Errorf("a result is flagged as an error: tool_call %v, tool_describe %v", got.IsError, desc.IsError)
+	}
 	unknown := callRaw(t, turn, "call_u", "tool_describe", `{"id":"weather_now"}`)
+	if !unknown.IsError {
+		t.Errorf("the refusal of an unknown id is not flagged as an error")
+	}
 	if diff := cmp.Diff(`{"status":"error","tool":"tool_describe","error":"Unknown tool id: weather_now. Did you mean: weather? Use tool_search to find a tool, tool_describe to inspect it, then tool_call with the exact id or name."}`, string(unknown.Details)); diff != "" {
 		t.Errorf("unknown id (-want +got):\n%s", diff)
 	}

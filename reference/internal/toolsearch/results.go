@@ -71,10 +71,12 @@ type failure struct {
 }
 
 // A Result is a control's result: one text block, the pretty JSON of the
-// payload, and the payload as details.
+// payload, and the payload as details. An error payload is flagged as an
+// error, as the result of a tool that threw is in OpenClaw.
 type Result struct {
 	Text    string
 	Details json.RawMessage
+	IsError bool
 }
 
 // result encodes payload as JSON.stringify(payload, null, 2) would.
@@ -96,7 +98,9 @@ func result(payload any) Result {
 
 // failed is the result of a control that failed with msg.
 func failed(tool, msg string) Result {
-	return result(failure{Status: "error", Tool: tool, Error: msg})
+	r := result(failure{Status: "error", Tool: tool, Error: msg})
+	r.IsError = true
+	return r
 }
 
 // Batch bounds (OpenClaw's tool-search.ts).
