@@ -92,7 +92,7 @@ Feature: Runs, snapshots and wait
   Scenario: a nested call pending at the deadline parks the run and wait delivers its result
     Given code mode is configured as:
       """json
-      {"enabled": true, "timeoutMs": 300}
+      {"enabled": true, "timeoutMs": 1000}
       """
     And the tool "weather" is held until released
     And a turn starts
