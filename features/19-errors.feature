@@ -232,7 +232,7 @@ Feature: Error codes and messages
   Scenario: guest error table row for an oversize bridge request
     Given code mode is configured as:
       """json
-      {"enabled": true, "memoryLimitBytes": 268435456}
+      {"enabled": true, "memoryLimitBytes": 268435456, "timeoutMs": 30000}
       """
     And a turn starts
     When the model calls exec with:
