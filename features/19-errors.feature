@@ -46,7 +46,11 @@ Feature: Error codes and messages
 
   @security @CM-19.1 @CM-19.2 @CM-19.4 @CM-18.6 @CM-7.6 @SB-10 @checklist-19
   Scenario: error table row for a guest that exceeds the memory limit
-    Given a turn starts
+    Given code mode is configured as:
+      """json
+      {"enabled": true, "timeoutMs": 30000}
+      """
+    And a turn starts
     When the model calls exec with:
       """js
       const keep = [];
