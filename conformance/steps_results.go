@@ -379,8 +379,11 @@ func (w *world) toolResultFlagged(want bool) error {
 		return err
 	}
 	if rec.outcome.IsError != want {
-		state := map[bool]string{true: "flagged", false: "not flagged"}
-		return mismatch("isError", want, rec.outcome.IsError, "the %s result is %s as an error: %q", rec.name, state[rec.outcome.IsError], rec.outcome.Text)
+		state := "not flagged"
+		if rec.outcome.IsError {
+			state = "flagged"
+		}
+		return mismatch("isError", want, rec.outcome.IsError, "the %s result is %s as an error: %q", rec.name, state, rec.outcome.Text)
 	}
 	return nil
 }
