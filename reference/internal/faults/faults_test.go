@@ -325,7 +325,9 @@ func TestFault_MCPServerKilledMidCall(t *testing.T) {
 	server, dir := stdioServer(t, def, 30000)
 	other := otherVMs(t)
 	rt := codemode.New(context.Background(), codemode.Options{})
-	turn := start(t, rt, mcpConfig(t, 600, server))
+	// The deadline parks exec; it also bounds the leg wait restores, so it
+	// leaves room for a restore on a loaded machine (600 ms did not).
+	turn := start(t, rt, mcpConfig(t, 3000, server))
 	got := call(t, turn, "exec", map[string]any{"code": caught("block")})
 	if got["status"] != "waiting" || got["reason"] != "pending_tools" {
 		t.Fatalf("exec = %v, want waiting/pending_tools", got)
@@ -341,7 +343,7 @@ func TestFault_MCPServerKilledMidCall(t *testing.T) {
 	res := call(t, turn, "wait", map[string]any{"runId": got["runId"]})
 	want := map[string]any{"status": "completed", "value": "MCP server srv closed the connection."}
 	if diff := cmp.Diff(want, pick(res, "status", "value")); diff != "" {
-		t.Errorf("wait after the kill mismatch (-want +got):\n%s", diff)
+		t.Errorf("wait after the kill mismatch (-want +got):\n%s\nresult: %v", diff, res)
 	}
 	// The dead server answers every later call at once.
 	begin := time.Now()
