@@ -85,7 +85,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	var results []mutation.Result
 	for i, m := range sample {
-		r := oracle(root, work, &m, *timeout, extra)
+		r := judge(root, work, &m, *timeout, extra)
 		results = append(results, r)
 		fmt.Fprintf(stdout, "%3d/%d %-10s %5.0fs %s %s\n", i+1, len(sample), r.Outcome, r.Seconds, m.ID(), r.By)
 	}
@@ -227,6 +227,42 @@ func oracle(root, work string, m *mutation.Mutant, timeout time.Duration, extra 
 	default:
 		return res(mutation.Killed, err.Error())
 	}
+}
+
+// judge runs the oracle against m and credits a kill only when the
+// scenario that killed it fails again when it runs alone against the same
+// mutant: on a loaded machine a scenario can fail beside others for want of
+// a core, which says nothing about the mutant. An unconfirmed kill runs the
+// whole oracle once more; unconfirmed twice, the mutant counts as lived
+// (a mutant that breaks only scenarios running side by side goes uncounted,
+// which errs on the side of a lower score).
+func judge(root, work string, m *mutation.Mutant, timeout time.Duration, extra []string) mutation.Result {
+	var r mutation.Result
+	for attempt := 0; attempt < 2; attempt++ {
+		r = oracle(root, work, m, timeout, extra)
+		scenario, _, _ := strings.Cut(r.By, " ")
+		if r.Outcome != mutation.Killed || !strings.Contains(scenario, ".feature:") {
+			return r
+		}
+		if confirmed(root, work, scenario, timeout) {
+			r.By += " (failed again alone)"
+			return r
+		}
+	}
+	r.Outcome = mutation.Lived
+	r.By = "killed twice only beside other scenarios, never alone: " + r.By
+	return r
+}
+
+// confirmed reports whether scenario (FEATURE:LINE) fails when it runs alone
+// against the binary the last oracle built.
+func confirmed(root, work, scenario string, timeout time.Duration) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	run := exec.CommandContext(ctx, filepath.Join(work, "conform"), "--path", scenario, "--format", "junit")
+	run.Dir = filepath.Join(root, "tools")
+	run.Stdout, run.Stderr = io.Discard, io.Discard
+	return run.Run() != nil && ctx.Err() == nil
 }
 
 // firstFailure finds the first failing scenario in conform's progress.
