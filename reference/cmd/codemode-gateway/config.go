@@ -20,7 +20,7 @@ import (
 //	codemodekit.model                     "<provider>/<model>"
 //	codemodekit.stream                    stream model answers (default true)
 //	codemodekit.toolHost                  the tool host that runs plugin and client tools
-//	codemodekit.tools                     the core and plugin tools (faketools specs)
+//	codemodekit.tools                     the core and plugin tools (wire.Spec tool specs)
 //	codemodekit.namespaces, .rolledBack   internal namespace registrations
 //	codemodekit.runtime                   "", "missing" or "corrupt"
 //
