@@ -59,13 +59,16 @@ func ParseExec(args json.RawMessage) (ExecInput, *Result) {
 	return in, nil
 }
 
-// ParseWait validates wait's arguments: runId (or run_id), trimmed.
+// ParseWait validates wait's arguments: runId, or run_id when runId is
+// absent or null (a runId of another type is refused, not passed over),
+// trimmed.
 func ParseWait(args json.RawMessage) (string, *Result) {
 	m, _ := members(args, "runId", "run_id")
-	id, ok := stringValue(m[0])
-	if !ok {
-		id, ok = stringValue(m[1])
+	raw := m[0]
+	if !present(raw) {
+		raw = m[1]
 	}
+	id, ok := stringValue(raw)
 	id = strings.TrimSpace(id)
 	if !ok || id == "" {
 		r := Failed(CodeInvalidInput, PhaseInput, MsgRunIDRequired)

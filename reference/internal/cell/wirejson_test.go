@@ -54,10 +54,11 @@ func parseExecReflect(args json.RawMessage) (ExecInput, *Result) {
 func parseWaitReflect(args json.RawMessage) (string, *Result) {
 	var obj map[string]json.RawMessage
 	_ = json.Unmarshal(args, &obj)
-	id, ok := stringFieldReflect(obj, "runId")
-	if !ok {
-		id, ok = stringFieldReflect(obj, "run_id")
+	key := "runId" // runId ?? run_id
+	if _, ok := presentReflect(obj, key); !ok {
+		key = "run_id"
 	}
+	id, ok := stringFieldReflect(obj, key)
 	id = strings.TrimSpace(id)
 	if !ok || id == "" {
 		r := Failed(CodeInvalidInput, PhaseInput, MsgRunIDRequired)
