@@ -268,3 +268,116 @@ Feature: Conventions, scope and conformance model
       ]
       """
     And the trajectory shows "weather" under the exec call
+
+  @core @CM-1.2
+  Scenario: Conventions: a script written by one exec is not kept for later execs or runs
+    Given the catalog "basic"
+    When a turn starts
+    And the model calls exec with:
+      """js
+      globalThis.saved = () => "kept";
+      return typeof saved;
+      """
+    Then the result value is "function"
+    When the model calls exec with:
+      """js
+      return typeof globalThis.saved;
+      """
+    Then the result value is "undefined"
+    When a turn starts
+    And the model calls exec with:
+      """js
+      return typeof globalThis.saved;
+      """
+    Then the result value is "undefined"
+
+  @core @CM-1.2
+  Scenario: Conventions: package-manager commands are refused before anything runs
+    Given the catalog "basic"
+    When a turn starts
+    And the model calls exec with:
+      """js
+      npm install left-pad
+      """
+    Then the result fails with code "invalid_input"
+    And the result failure phase is "input"
+    When the model calls exec with:
+      """js
+      pip install requests
+      """
+    Then the result fails with code "invalid_input"
+    And the result failure phase is "input"
+
+  @core @CM-1.3
+  Scenario: Conventions: code mode calls core and plugin tools with the given input and returns their own results
+    Given the catalog "basic"
+    When a turn starts
+    And the model calls exec with:
+      """js
+      const weather = await tools.callValue("openclaw:core:weather", { city: "Oslo" });
+      const shipments = await tools.callValue("openclaw:shipping:shipping_list", {});
+      return { weather, shipments };
+      """
+    Then the result value is:
+      """json
+      {
+        "weather": {"city": "Oslo", "temp": 21, "sky": "clear"},
+        "shipments": [
+          {"id": "s1", "paid": false, "tons": 12},
+          {"id": "s2", "paid": true, "tons": 30},
+          {"id": "s3", "paid": false, "tons": 4}
+        ]
+      }
+      """
+    And the tool "weather" was last called with:
+      """json
+      {"city": "Oslo"}
+      """
+    And the tool "shipping_list" was called 1 times
+
+  @mcp @CM-1.3
+  Scenario: Conventions: code mode calls MCP tools with the given input and returns the server's own result
+    Given the catalog "basic"
+    And the MCP server "docs" with tools:
+      """json
+      [{"name": "search_docs", "description": "Search the documentation.", "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}}, "behavior": {"returns": {"hits": ["install.md"]}}}]
+      """
+    When a turn starts
+    And the model calls exec with:
+      """js
+      return await MCP.docs.searchDocs({ q: "install" });
+      """
+    Then the result value is:
+      """json
+      {"content": [{"type": "text", "text": "{\"hits\":[\"install.md\"]}"}], "structuredContent": {"hits": ["install.md"]}}
+      """
+    And the tool "search_docs" was last called with:
+      """json
+      {"q": "install"}
+      """
+
+  @namespaces @CM-1.7
+  Scenario: Conventions: a setup with an internal namespace registration builds a run whose guest can call it
+    Given the tools:
+      """json
+      [{"name": "github_list_issues", "source": "plugin", "owner": "github", "description": "List repository issues."}]
+      """
+    And the plugin "github" registers the namespace:
+      """json
+      {
+        "id": "github-issues",
+        "globalName": "Issues",
+        "description": "GitHub issue helpers for the current repository.",
+        "requiredToolNames": ["github_list_issues"],
+        "scope": {"list": {"$tool": "github_list_issues"}}
+      }
+      """
+    When a turn starts
+    And the model calls exec with:
+      """js
+      return await Issues.list({ state: "open" });
+      """
+    Then the result value is:
+      """json
+      {"tool": "github_list_issues", "input": {"state": "open"}}
+      """

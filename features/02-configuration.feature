@@ -5,7 +5,7 @@ Feature: Configuration
   Background:
     Given the catalog "basic"
 
-  @core @CM-2.1 @CM-2.2 @CM-2.3 @CM-2.12
+  @core @CM-2.1 @CM-2.2 @CM-2.3 @CM-2.12 @CM-2.10
   Scenario Outline: Configuration: tools.codeMode <value> enables code mode
     Given code mode is configured as:
       """json
@@ -88,6 +88,22 @@ Feature: Configuration
       {"city": "Oslo"}
       """
 
+  @tool-search @CM-2.5
+  Scenario: Configuration: a disabled code mode leaves Tool Search as it is without tools.codeMode
+    Given code mode is configured as:
+      """json
+      {"enabled": false, "timeoutMs": 1234}
+      """
+    And tool search is configured as:
+      """json
+      {"mode": "tools"}
+      """
+    When a turn starts
+    Then the model-visible tools are "read, tool_search, tool_describe, tool_call"
+    Given code mode is disabled
+    When a turn starts
+    Then the model-visible tools are "read, tool_search, tool_describe, tool_call"
+
   @core @CM-2.6 @CM-2.7 @CM-7.20 @CM-7.21
   Scenario Outline: Configuration: maxOutputBytes <value> lets <fits> characters through and rejects <over>
     Given code mode is configured as:
@@ -113,6 +129,8 @@ Feature: Configuration
       | 1024.0   | 1022   | 1023     |
       | 1024.5   | 65534  | 65535    |
       | 99999999 | 100000 | 10485759 |
+      | true     | 65534  | 65535    |
+      | -1       | 65534  | 65535    |
 
   @core @CM-2.6 @CM-8.6
   Scenario: Configuration: a fractional timeoutMs falls back to the default and waits for a 400 ms tool inline
@@ -549,6 +567,40 @@ Feature: Configuration
       return "x".repeat(1023);
       """
     Then the result fails with code "output_limit_exceeded"
+
+  @core @CM-2.17
+  Scenario: Configuration: an agent override of one limit keeps the global languages
+    Given the config is:
+      """json
+      {
+        "tools": {"codeMode": {"enabled": true, "languages": ["typescript"]}},
+        "agents": {"list": [{"id": "main", "tools": {"codeMode": {"maxOutputBytes": 2048}}}]}
+      }
+      """
+    When a turn starts
+    And the model calls exec with:
+      """js
+      return 1;
+      """
+    Then the result fails with code "invalid_input"
+    And the result error is "code mode javascript input is disabled."
+
+  @core @CM-2.17
+  Scenario: Configuration: an agent override of one limit keeps the global runtime
+    Given the config is:
+      """json
+      {
+        "tools": {"codeMode": {"enabled": true, "runtime": "v8"}},
+        "agents": {"list": [{"id": "main", "tools": {"codeMode": {"timeoutMs": 5000}}}]}
+      }
+      """
+    When a turn starts
+    Then the model-visible tools are "exec, wait"
+    When the model calls exec with:
+      """js
+      return 1;
+      """
+    Then the result fails with code "runtime_unavailable"
 
   @snapshots @CM-2.14 @CM-3.15 @CM-7.21
   Scenario: Configuration: a suspended run keeps the limits resolved when its exec started

@@ -38,7 +38,7 @@ Feature: Activation
     When a turn starts
     Then the model-visible tools are ""
 
-  @core @CM-3.4 @CM-3.6 @CM-3.7
+  @core @CM-3.4 @CM-3.6 @CM-3.7 @CM-3.1
   Scenario: Activation: a policy that denies every tool leaves the run without code mode
     Given the catalog "mixed"
     And the tool policy denies "*"
@@ -159,6 +159,25 @@ Feature: Activation
       """
     And the tool "weather" was not called
 
+  @core @CM-3.7
+  Scenario: Activation: a deny entry wins over an alsoAllow entry for the same tool
+    Given the catalog "basic"
+    And the tool policy allows only "read"
+    And the config also has:
+      """json
+      {"tools": {"alsoAllow": ["weather", "select_file"]}}
+      """
+    And the tool policy denies "weather"
+    When a turn starts
+    And the model calls exec with:
+      """js
+      return ALL_TOOLS.map((entry) => entry.name).sort();
+      """
+    Then the result value is:
+      """json
+      ["read", "select_file"]
+      """
+
   @core @CM-3.8 @CM-3.12
   Scenario: Activation: a tool is active only when the global and the agent policy both allow it
     Given the catalog "basic"
@@ -188,7 +207,50 @@ Feature: Activation
       ["openclaw:core:read", "openclaw:core:weather", "openclaw:shipping:shipping_list"]
       """
 
-  @core @CM-3.9 @CM-11.30
+  @core @CM-3.8
+  Scenario: Activation: an agent alsoAllow entry adds a tool to the agent allow list but not past the global deny
+    Given the catalog "basic"
+    And the config also has:
+      """json
+      {
+        "tools": {"deny": ["shipping_list"]},
+        "agents": {"list": [{"id": "main", "tools": {"allow": ["read"], "alsoAllow": ["weather", "shipping_list"]}}]}
+      }
+      """
+    When a turn starts
+    And the model calls exec with:
+      """js
+      return ALL_TOOLS.map((entry) => entry.name).sort();
+      """
+    Then the result value is:
+      """json
+      ["read", "weather"]
+      """
+
+  @core @CM-3.12
+  Scenario: Activation: a later run's catalog holds only the tools effective for that run
+    Given the catalog "basic"
+    When a turn starts
+    And the model calls exec with:
+      """js
+      return ALL_TOOLS.map((entry) => entry.name).sort();
+      """
+    Then the result value is:
+      """json
+      ["read", "select_file", "shipping_list", "weather"]
+      """
+    Given the tool policy denies "weather"
+    When a turn starts
+    And the model calls exec with:
+      """js
+      return ALL_TOOLS.map((entry) => entry.name).sort();
+      """
+    Then the result value is:
+      """json
+      ["read", "select_file", "shipping_list"]
+      """
+
+  @core @CM-3.9 @CM-11.30 @CM-3.1
   Scenario: Activation: deny entries exec and wait remove only the shell tool, never the control tools
     Given the catalog "mixed"
     And the tool policy denies "exec"

@@ -256,6 +256,25 @@ Feature: Model-visible tools
     And the exec description does not contain "MCP tools are available only through the `MCP` namespace."
     And the exec description does not contain "MCP namespace globals"
 
+  @core @CM-4.9
+  Scenario: Model-visible tools: MCP and Swarm together add the API, MCP and Swarm sentences in that order
+    Given the catalog "basic"
+    And the MCP server "github" with tools:
+      """json
+      [{"name": "create_issue", "description": "Create a GitHub issue.", "inputSchema": {"type": "object", "required": ["title"], "properties": {"title": {"type": "string"}}}}]
+      """
+    And the config also has:
+      """json
+      {"tools": {"swarm": true}}
+      """
+    When a turn starts
+    Then the exec description contains:
+      """text
+      for shell, file, network, or external actions. Read TypeScript-style declaration files with `API.list(prefix?)` and `API.read(path)`. MCP tools are available only through the `MCP` namespace. Swarm globals `agents.run`, `phase`, and `log` are available; read `agents.d.ts` for types and orchestration idioms. The `language` field accepts only "javascript" or "typescript"; do not pass "bash", "shell", or other values. The `code` field contains JavaScript or TypeScript, never a shell command. For shell or file operations, call the exact catalog tool from guest JavaScript; do not retry failed shell source.
+
+      MCP namespace globals are available in code mode:
+      """
+
   @core @CM-4.14 @CM-4.15
   Scenario: Model-visible tools: the exec description carries no nodes line, skills sentence or tool details
     Given the catalog "mixed"

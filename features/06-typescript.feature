@@ -25,7 +25,7 @@ Feature: TypeScript cells
       """
     And the tool "shipping_list" was called 1 time
 
-  @typescript @CM-6.4 @CM-6.1
+  @typescript @CM-6.4 @CM-6.1 @CM-5.1 @CM-5.5
   Scenario: a TypeScript cell has its type-only syntax erased and is not type-checked
     Given a turn starts
     When the model calls exec in typescript with:
@@ -59,6 +59,19 @@ Feature: TypeScript cells
       """json
       {"first": 4, "name": "ADA", "boxed": 42, "wrong": "not a number"}
       """
+
+  @typescript @CM-6.1
+  Scenario: a TypeScript cell does not resolve the files and packages its reference directives name
+    Given a turn starts
+    When the model calls exec in typescript with:
+      """ts
+      /// <reference path="./types/missing-shipments.d.ts" />
+      /// <reference types="missing-package" />
+      const count: number = 2;
+      return count;
+      """
+    Then the result status is "completed"
+    And the result value is 2
 
   @typescript @CM-6.5
   Scenario: a TypeScript cell compiles enums and parameter properties
@@ -175,6 +188,17 @@ Feature: TypeScript cells
     Then the result fails with code "invalid_input"
     And the result failure phase is "input"
     And the result error starts with "code-mode exec runs JavaScript or TypeScript, not shell commands."
+
+  @typescript @CM-6.10 @CM-6.6 @CM-5.10
+  Scenario: a shell command that is not TypeScript fails the transform before the shell rule runs
+    Given a turn starts
+    When the model calls exec in typescript with:
+      """ts
+      if [ -f notes.txt ]; then cat notes.txt; fi
+      """
+    Then the result fails with code "invalid_input"
+    And the result error starts with "typescript transform failed: "
+    And the result failure phase is "input"
 
   @typescript @CM-6.10 @CM-5.20
   Scenario: the shell rule parses the transformed JavaScript of a TypeScript cell

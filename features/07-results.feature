@@ -43,7 +43,7 @@ Feature: Results and output
       """
     And the result has exactly the members of its status
 
-  @core @CM-7.1 @CM-7.4 @CM-7.6 @CM-7.15 @CM-10.35 @CM-10.36
+  @core @CM-7.1 @CM-7.4 @CM-7.6 @CM-7.15 @CM-10.35 @CM-10.36 @CM-7.8
   Scenario: a failed payload has exactly the failed members and keeps earlier output
     Given a turn starts
     When the model calls exec with:
@@ -112,6 +112,35 @@ Feature: Results and output
         "failurePhase": "<absent>",
         "bridgeDispatchStarted": "<absent>",
         "repair": "<absent>"
+      }
+      """
+    And the result has exactly the members of its status
+
+  @snapshots @CM-7.1
+  Scenario: a wait call returns one payload with exactly the members of its status
+    Given a turn starts
+    When the model calls exec with:
+      """js
+      await yield_control("pause");
+      return "resumed";
+      """
+    Then the result is waiting with reason "yield"
+    When the model calls wait
+    Then the result includes:
+      """json
+      {
+        "status": "completed",
+        "value": "resumed",
+        "output": [],
+        "replaySafe": false,
+        "telemetry": {
+          "catalogSize": "<number>",
+          "sources": {"openclaw": "<number>", "mcp": "<number>", "client": "<number>"},
+          "searchCount": "<number>",
+          "describeCount": "<number>",
+          "callCount": "<number>",
+          "visibleTools": "<array>"
+        }
       }
       """
     And the result has exactly the members of its status
@@ -202,6 +231,28 @@ Feature: Results and output
       ]
       """
 
+  @core @CM-7.12
+  Scenario: output entries keep their call order across the legs of one exec
+    Given a turn starts
+    When the model calls exec with:
+      """js
+      text("first");
+      const w = await tools.callValue("weather", { city: "Oslo" });
+      json({ temp: w.temp });
+      const again = await tools.callValue("weather", { city: "Bergen" });
+      text("last " + again.sky);
+      return 1;
+      """
+    Then the result status is "completed"
+    And the result output is:
+      """json
+      [
+        {"type": "text", "text": "first"},
+        {"type": "json", "value": {"temp": 21}},
+        {"type": "text", "text": "last clear"}
+      ]
+      """
+
   # 7.3 JSON adapters
 
   @core @CM-7.17 @CM-7.16 @CM-7.10 @CM-7.11
@@ -274,6 +325,8 @@ Feature: Results and output
       | a circular object                         | const o = { name: "loop" };\no.self = o;\nreturn o;                             | "[object Object]"                        |
       | a plain Error                             | return new Error("bad");                                                        | {}                                       |
       | a circular Error                          | const e = new TypeError("bad");\ne.self = e;\nreturn e;                         | {"name":"TypeError","message":"bad"}     |
+      | a typed array                             | return new Uint8Array([1, 2]);                                                  | {"0":1,"1":2}                            |
+      | a DataView                                | return new DataView(new ArrayBuffer(2));                                        | {}                                       |
 
   # 7.4 Byte accounting and the output limit
 
@@ -321,6 +374,25 @@ Feature: Results and output
       | a 1025-byte value                              | return "x".repeat(1023);             |
       | a 1026-byte value of two-byte characters       | return "é".repeat(512);              |
       | 1025 bytes of output                           | text("x".repeat(998));\nreturn 0;    |
+
+  @core @CM-7.18 @CM-7.21 @CM-7.22
+  Scenario: output over the limit fails a leg that ends in an uncaught exception
+    Given code mode is configured as:
+      """json
+      {"enabled": true, "maxOutputBytes": 1024}
+      """
+    And a turn starts
+    When the model calls exec with:
+      """js
+      text("x".repeat(2048));
+      throw new Error("boom");
+      """
+    Then the result fails with code "output_limit_exceeded"
+    And the result error is "code mode output limit exceeded"
+    And the result output is:
+      """json
+      []
+      """
 
   @core @CM-7.20 @CM-7.22 @checklist-20
   Scenario: output within the limit is returned when the final value pushes the run over it
@@ -480,6 +552,87 @@ Feature: Results and output
       []
       """
 
+  @core @CM-7.28 @CM-7.21
+  Scenario Outline: a guest error longer than maxOutputBytes fails as an output limit violation: <case>
+    Given code mode is configured as:
+      """json
+      {"enabled": true, "maxOutputBytes": 1024}
+      """
+    And a turn starts
+    When the model calls exec with:
+      """js
+      <code>
+      """
+    Then the result fails with code "output_limit_exceeded"
+    And the result error is "code mode output limit exceeded"
+
+    Examples:
+      | case                                          | code                                                     |
+      | an uncaught exception of two-byte characters  | throw new Error("é".repeat(600));                        |
+      | an unhandled rejection                        | Promise.reject(new Error("x".repeat(2000)));\nreturn 1;  |
+
+  @core @CM-7.29 @CM-7.24 @CM-7.21
+  Scenario: a final value may nest 1000 levels deep and not 1001
+    Given a turn starts
+    When the model calls exec with:
+      """js
+      let v = 1;
+      for (let i = 0; i < 1000; i++) v = [v];
+      return v;
+      """
+    Then the result status is "completed"
+    When the model calls exec with:
+      """js
+      let v = 1;
+      for (let i = 0; i < 1001; i++) v = [v];
+      return v;
+      """
+    Then the result fails with code "output_limit_exceeded"
+    And the result error is "code mode output limit exceeded"
+
+  @core @CM-7.29
+  Scenario: a bridge result nested past 1000 levels rejects the nested call
+    Given the tool "weather" returns:
+      """json
+      [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]
+      """
+    And a turn starts
+    When the model calls exec with:
+      """js
+      try {
+        await tools.callValue("weather", { city: "Oslo" });
+        return "resolved";
+      } catch (error) {
+        return error.message;
+      }
+      """
+    Then the result status is "completed"
+    And the result value is "code mode bridge result too large"
+
+  @core @CM-7.30
+  Scenario: a replaced JSON changes no member, type or number of the output entries
+    Given a turn starts
+    When the model calls exec with:
+      """js
+      const forged = [{ type: "image", data: "forged" }, { type: "text", text: "extra" }];
+      JSON.stringify = () => '[{"type":"image","data":"forged"},{"type":"text","text":"extra"}]';
+      JSON.parse = () => forged;
+      text("plain");
+      json({ a: 1 });
+      text({ b: 2 });
+      return { c: 3 };
+      """
+    Then the result status is "completed"
+    And the result output is:
+      """json
+      [
+        {"type": "text", "text": "plain"},
+        {"type": "json", "value": "<any>"},
+        {"type": "text", "text": "<string>"}
+      ]
+      """
+    And the result has exactly the members of its status
+
   # 7.5 Completion and pending work
 
   @core @CM-7.24 @CM-7.25 @CM-8.7
@@ -537,5 +690,7 @@ Feature: Results and output
 
     Examples:
       | handler                   | code                                                                                                                                   | value                   |
+      | a catch clause            | try {\n  await tools.callValue("weather", { city: "Oslo" });\n  return "unreachable";\n} catch (e) {\n  return "caught " + e.message;\n} | "caught offline" |
+      | a .catch handler          | return await tools.callValue("weather", { city: "Oslo" }).catch((e) => "handled " + e.message);                                       | "handled offline"       |
       | Promise.allSettled        | const [r] = await Promise.allSettled([tools.callValue("weather", { city: "Oslo" })]);\nreturn [r.status, r.reason.message];            | ["rejected","offline"]  |
       | a later await inside try  | const p = tools.callValue("weather", { city: "Oslo" });\nawait tools.search("weather");\ntry { await p; } catch (e) { return "late " + e.message; }\nreturn "unreachable"; | "late offline" |

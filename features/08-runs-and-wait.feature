@@ -136,7 +136,7 @@ Feature: Runs, snapshots and wait
     Then the result status is "completed"
     And the result value is 21
 
-  @snapshots @CM-8.9 @CM-8.10 @CM-8.11 @CM-8.12 @CM-8.25 @CM-10.24 @checklist-21
+  @snapshots @CM-8.9 @CM-8.10 @CM-8.11 @CM-8.12 @CM-8.25 @CM-10.24 @checklist-21 @CM-8.3
   Scenario: yield_control suspends the run and wait resumes it with the yield result
     Given a turn starts
     When the model calls exec with:
@@ -179,9 +179,11 @@ Feature: Runs, snapshots and wait
     And the result value is <value>
 
     Examples:
-      | case                | argument   | value                                     |
-      | null when omitted   |            | {"status":"yielded","reason":null}        |
-      | an adapted object   | { step: 2 } | {"status":"yielded","reason":{"step":2}} |
+      | case                                  | argument    | value                                    |
+      | null when omitted                     |             | {"status":"yielded","reason":null}       |
+      | an adapted object                     | { step: 2 } | {"status":"yielded","reason":{"step":2}} |
+      | a bigint adapted to a string          | 10n         | {"status":"yielded","reason":"10"}       |
+      | a function adapted to its source text | () => 1     | {"status":"yielded","reason":"() => 1"}  |
 
   @snapshots @CM-8.9 @CM-8.10 @CM-8.11
   Scenario: a yield with a pending nested call dispatches the call and returns control to the model
@@ -204,11 +206,73 @@ Feature: Runs, snapshots and wait
     And the result value is "Oslo"
     And the tool "weather" was called 1 time
 
+  @snapshots @CM-8.9 @CM-8.6 @CM-8.10 @timing
+  Scenario: a yield returns control at once while the other nested calls run on the host
+    Given the tool "weather" takes 1000 ms
+    And a turn starts
+    When the model calls exec with:
+      """js
+      const w = tools.callValue("weather", { city: "Oslo" }).then((r) => {
+        text("weather settled");
+        return r;
+      });
+      const resumed = await yield_control("check");
+      return [(await w).city, resumed.reason];
+      """
+    Then the result is waiting with reason "pending_tools"
+    And the result pending tool calls are:
+      """json
+      [{"id": "bridge:callValue:1", "method": "callValue"}, {"id": "bridge:yield:1", "method": "yield"}]
+      """
+    And the result output is:
+      """json
+      []
+      """
+    When 1500 ms pass
+    Then the tool "weather" was called 1 time
+    When the model calls wait
+    Then the result status is "completed"
+    And the result value is:
+      """json
+      ["Oslo", "check"]
+      """
+    And the result output is:
+      """json
+      [{"type": "text", "text": "weather settled"}]
+      """
+    And the tool "weather" was called 1 time
+
+  @snapshots @CM-8.10 @CM-8.11 @timing
+  Scenario: a yield whose other nested calls have settled is reported with reason yield
+    Given the tool "weather" takes 300 ms
+    And a turn starts
+    When the model calls exec with:
+      """js
+      const w = tools.callValue("weather", { city: "Oslo" });
+      await tools.callValue("read", { path: "notes.txt" });
+      const start = Date.now();
+      while (Date.now() - start < 1500) {}
+      const resumed = await yield_control("check");
+      return [(await w).temp, resumed.reason];
+      """
+    Then the result is waiting with reason "yield"
+    And the result pending tool calls are:
+      """json
+      [{"id": "bridge:yield:1", "method": "yield"}]
+      """
+    When the model calls wait
+    Then the result status is "completed"
+    And the result value is:
+      """json
+      [21, "check"]
+      """
+    And the tool "weather" was called 1 time
+
   @snapshots @CM-8.11 @CM-8.12 @CM-8.7
   Scenario: pending tool calls are listed in issue order with per-method counters
     Given code mode is configured as:
       """json
-      {"enabled": true, "timeoutMs": 1000}
+      {"enabled": true, "timeoutMs": 3000}
       """
     And the tool "weather" is held until released
     And a turn starts
@@ -239,6 +303,36 @@ Feature: Runs, snapshots and wait
       [21, 21, 21, true]
       """
     And the tool "weather" was called 3 times
+
+  @snapshots @CM-8.11 @CM-8.24
+  Scenario: bridge request counters run on across the legs of a run and start again in a new run
+    Given a turn starts
+    When the model calls exec with:
+      """js
+      await yield_control("one");
+      await yield_control("two");
+      return "done";
+      """
+    Then the result is waiting with reason "yield"
+    And the result pending tool calls are:
+      """json
+      [{"id": "bridge:yield:1", "method": "yield"}]
+      """
+    When the model calls wait
+    Then the result is waiting with reason "yield"
+    And the result pending tool calls are:
+      """json
+      [{"id": "bridge:yield:2", "method": "yield"}]
+      """
+    When the model calls exec with:
+      """js
+      return await yield_control("three");
+      """
+    Then the result is waiting with reason "yield"
+    And the result pending tool calls are:
+      """json
+      [{"id": "bridge:yield:1", "method": "yield"}]
+      """
 
   @restart-safe @CM-8.12 @CM-8.11
   Scenario: search and describe requests of a restart-safe run are listed as pending bridge requests
@@ -297,7 +391,48 @@ Feature: Runs, snapshots and wait
       [21, "text"]
       """
 
-  @snapshots @CM-8.7 @CM-8.22 @CM-7.25
+  @snapshots @CM-8.23 @CM-8.22 @CM-8.24 @CM-8.8 @timing
+  Scenario: a wait that is not ready lists only the still-unsettled requests
+    Given code mode is configured as:
+      """json
+      {"enabled": true, "timeoutMs": 2000}
+      """
+    And the tool "weather" is held until released
+    And the tool "read" takes 2500 ms
+    And a turn starts
+    When the model calls exec with:
+      """js
+      tools.callValue("weather", { city: "Oslo" }).then(() => text("weather"));
+      tools.callValue("read", { path: "notes.txt" }).then(() => text("read"));
+      return "top";
+      """
+    Then the result is waiting with reason "pending_tools"
+    And the result pending tool calls are:
+      """json
+      [{"id": "bridge:callValue:1", "method": "callValue"}, {"id": "bridge:callValue:2", "method": "callValue"}]
+      """
+    When the model calls wait
+    Then the result is waiting with reason "pending_tools"
+    And the result run id is the previous one
+    And the result pending tool calls are:
+      """json
+      [{"id": "bridge:callValue:1", "method": "callValue"}]
+      """
+    And the result output is:
+      """json
+      []
+      """
+    When the tool "weather" is released
+    And 100 ms pass
+    And the model calls wait
+    Then the result status is "completed"
+    And the result value is "top"
+    And the result output is:
+      """json
+      [{"type": "text", "text": "read"}, {"type": "text", "text": "weather"}]
+      """
+
+  @snapshots @CM-8.7 @CM-8.22 @CM-7.25 @CM-8.24 @CM-7.24
   Scenario: wait drains unawaited nested calls after the top-level promise settled
     Given code mode is configured as:
       """json
@@ -367,6 +502,88 @@ Feature: Runs, snapshots and wait
     And the result error is "code mode timeout exceeded"
     And the result failure phase is "bridge"
 
+  @snapshots @CM-8.6 @CM-8.24
+  Scenario: nested calls awaited after a resume are resolved inline within the same wait call
+    Given a turn starts
+    When the model calls exec with:
+      """js
+      await yield_control();
+      const w = await tools.callValue("weather", { city: "Oslo" });
+      const r = await tools.callValue("read", { path: "notes.txt" });
+      return [w.temp, r.kind];
+      """
+    Then the result is waiting with reason "yield"
+    When the model calls wait
+    Then the result status is "completed"
+    And the result value is:
+      """json
+      [21, "text"]
+      """
+    And the tool "weather" was called 1 time
+    And the tool "read" was called 1 time
+
+  @snapshots @CM-8.13 @timing
+  Scenario: the wait deadline is shared by the restored leg and the inline resume leg
+    Given code mode is configured as:
+      """json
+      {"enabled": true, "timeoutMs": 2000}
+      """
+    And the tool "weather" takes 600 ms
+    And a turn starts
+    When the model calls exec with:
+      """js
+      await yield_control();
+      await tools.callValue("weather", { city: "Oslo" });
+      const start = Date.now();
+      while (Date.now() - start < 1800) {}
+      return "finished";
+      """
+    Then the result is waiting with reason "yield"
+    When the model calls wait
+    Then the result fails with code "timeout"
+    And the result error is "code mode timeout exceeded"
+    And the result failure phase is "bridge"
+
+  @snapshots @CM-8.3
+  Scenario: a suspended run keeps its catalog counters across wait
+    Given a turn starts
+    When the model calls exec with:
+      """js
+      await tools.search("weather");
+      await tools.callValue("weather", { city: "Oslo" });
+      await yield_control();
+      await tools.describe("openclaw:core:read");
+      return "done";
+      """
+    Then the result is waiting with reason "yield"
+    When the model calls wait
+    Then the result status is "completed"
+    And the telemetry includes:
+      """json
+      {"searchCount": 1, "describeCount": 1, "callCount": 1}
+      """
+
+  @snapshots @CM-8.3
+  Scenario: a suspended run keeps the configuration resolved for it when the configuration changes
+    Given code mode is configured as:
+      """json
+      {"enabled": true, "maxOutputBytes": 1024}
+      """
+    And a turn starts
+    When the model calls exec with:
+      """js
+      await yield_control();
+      text("y".repeat(1500));
+      return 1;
+      """
+    Then the result is waiting with reason "yield"
+    Given code mode is configured as:
+      """json
+      {"enabled": true, "maxOutputBytes": 65536}
+      """
+    When the model calls wait
+    Then the result fails with code "output_limit_exceeded"
+
   # 8.3 wait refusals
 
   @snapshots @CM-8.19 @CM-8.20 @CM-19.1 @CM-19.4 @checklist-22 @CM-19.2
@@ -413,10 +630,11 @@ Feature: Runs, snapshots and wait
       """
 
     Examples:
-      | case                      | arguments            |
-      | missing                   | {}                   |
-      | only whitespace           | {"runId": "  \\t "}  |
-      | a number                  | {"runId": 7}         |
+      | case                      | arguments                                                                 |
+      | missing                   | {}                                                                        |
+      | only whitespace           | {"runId": "  \\t "}                                                       |
+      | a number                  | {"runId": 7}                                                              |
+      | a number beside a run_id  | {"runId": 7, "run_id": "cm_00000000-0000-4000-8000-000000000000"}         |
 
   @snapshots @CM-8.17
   Scenario Outline: wait reads the run id <case>
@@ -435,11 +653,12 @@ Feature: Runs, snapshots and wait
     And the result value is "resumed"
 
     Examples:
-      | case                              | arguments                                                     |
-      | from run_id when runId is absent  | {"run_id": "<run-id:latest>"}                                 |
-      | with surrounding whitespace       | {"runId": "  <run-id:latest>\\n"}                             |
+      | case                                 | arguments                                                                         |
+      | from run_id when runId is absent     | {"run_id": "<run-id:latest>"}                                                     |
+      | with surrounding whitespace          | {"runId": "  <run-id:latest>\\n"}                                                 |
+      | from runId when run_id is also given | {"runId": "<run-id:latest>", "run_id": "cm_00000000-0000-4000-8000-000000000000"} |
 
-  @snapshots @CM-8.19 @CM-22.8 @checklist-22
+  @snapshots @CM-8.19 @CM-22.8 @checklist-22 @CM-8.3
   Scenario: wait refuses a run created by an earlier agent run of the same session
     Given a turn starts
     When the model calls exec with:
@@ -467,7 +686,7 @@ Feature: Runs, snapshots and wait
     And the model calls wait
     Then the wait is refused with "code mode run belongs to a different agent run."
 
-  @snapshots @CM-8.19 @CM-8.20 @checklist-22 @CM-19.2
+  @snapshots @CM-8.19 @CM-8.20 @checklist-22 @CM-19.2 @CM-8.3
   Scenario: wait refuses a run of another session within the same agent run
     Given a turn starts
     When the model calls exec with:
@@ -489,7 +708,7 @@ Feature: Runs, snapshots and wait
   Scenario: a second concurrent wait for the same run is refused and leaves the run intact
     Given code mode is configured as:
       """json
-      {"enabled": true, "timeoutMs": 300}
+      {"enabled": true, "timeoutMs": 3000}
       """
     And the tool "weather" is held until released
     And a turn starts
@@ -583,7 +802,7 @@ Feature: Runs, snapshots and wait
     And 100 ms pass
     Then the tool "weather" was not called
 
-  @snapshots @CM-8.29 @timing
+  @snapshots @CM-8.29 @timing @CM-8.3
   Scenario: the run expiry counts from the latest suspension
     Given code mode is configured as:
       """json
@@ -656,6 +875,28 @@ Feature: Runs, snapshots and wait
       """
     Then the wait is refused with "code mode run is unavailable or expired."
 
+  @snapshots @CM-8.40
+  Scenario: ending a session cancels the pending host work of its suspended runs
+    Given code mode is configured as:
+      """json
+      {"enabled": true, "timeoutMs": 300}
+      """
+    And the tool "weather" is held until released
+    And a turn starts
+    When the model calls exec with:
+      """js
+      const w = await tools.callValue("weather", { city: "Oslo" });
+      return w.temp;
+      """
+    Then the result is waiting with reason "pending_tools"
+    When the session ends
+    And the tool "weather" is released
+    And 100 ms pass
+    Then the tool "weather" was not called
+    When a turn starts
+    And the model calls wait
+    Then the wait is refused with "code mode run is unavailable or expired."
+
   @snapshots @CM-8.38 @CM-19.2 @CM-19.4 @checklist-22 @e2e-15
   Scenario: an exec in progress when its agent run is aborted fails with execution aborted
     Given code mode is configured as:
@@ -673,6 +914,35 @@ Feature: Runs, snapshots and wait
     Then the result fails with code "timeout"
     And the result error is "code mode execution aborted"
     And the result failure phase is "bridge"
+
+  @snapshots @CM-8.38
+  Scenario: a wait in progress when its agent run is aborted fails with execution aborted and disposes the run
+    Given code mode is configured as:
+      """json
+      {"enabled": true, "timeoutMs": 2000}
+      """
+    And the tool "weather" is held until released
+    And a turn starts
+    When the model calls exec with:
+      """js
+      await yield_control();
+      const w = await tools.callValue("weather", { city: "Oslo" });
+      return w.temp;
+      """
+    Then the result is waiting with reason "yield"
+    When the turn will be aborted in 300 ms
+    And the model calls wait
+    Then the result fails with code "timeout"
+    And the result error is "code mode execution aborted"
+    When a turn starts
+    And the model calls wait with run id arguments:
+      """json
+      {"runId": "<run-id:1>"}
+      """
+    Then the wait is refused with "code mode run is unavailable or expired."
+    When the tool "weather" is released
+    And 100 ms pass
+    Then the tool "weather" was not called
 
   @snapshots @CM-8.31 @CM-8.32 @CM-8.33 @CM-8.28 @CM-19.4 @CM-19.2
   Scenario: a process holds at most 64 suspended runs
@@ -715,6 +985,85 @@ Feature: Runs, snapshots and wait
     And the result error is "too many suspended code mode runs."
     And the result failure phase is "bridge"
 
+  @snapshots @CM-8.32 @CM-8.31
+  Scenario: a run refused for the 64-run limit cancels its host work and is not stored
+    # The first run is suspended in another session, so that ending that
+    # session frees one slot without touching the refused run's session.
+    Given code mode is configured as:
+      """json
+      {"enabled": true, "timeoutMs": 60000}
+      """
+    And the tool "weather" is held until released
+    When a turn starts in session "first"
+    And the model calls exec with:
+      """js
+      return await yield_control("first");
+      """
+    Then the result is waiting with reason "yield"
+    When a turn starts in session "full"
+    And the model calls exec 63 times at the same time with:
+      """js
+      await yield_control();
+      return "slot";
+      """
+    Then 63 of the results have status "waiting"
+    When the model calls exec with:
+      """js
+      const w = tools.callValue("weather", { city: "Oslo" });
+      await yield_control();
+      return (await w).temp;
+      """
+    Then the result fails with code "invalid_input"
+    And the result error is "too many suspended code mode runs."
+    When the tool "weather" is released
+    And 100 ms pass
+    Then the tool "weather" was not called
+    When the session "first" ends
+    And a turn starts in session "after"
+    And the model calls exec with:
+      """js
+      await yield_control();
+      return "after a slot was freed";
+      """
+    Then the result is waiting with reason "yield"
+
+  @snapshots @CM-8.35 @CM-8.31
+  Scenario: a snapshot over maxSnapshotBytes is not stored and takes no slot of the 64-run limit
+    Given code mode is configured as:
+      """json
+      {"enabled": true, "timeoutMs": 60000}
+      """
+    And a turn starts
+    When the model calls exec 63 times at the same time with:
+      """js
+      await yield_control();
+      return "slot";
+      """
+    Then 63 of the results have status "waiting"
+    When the model calls exec with:
+      """js
+      const big = "x".repeat(12 * 1024 * 1024);
+      await yield_control();
+      return big.length;
+      """
+    Then the result fails with code "snapshot_limit_exceeded"
+    And the result error is "code mode snapshot limit exceeded"
+    When the turn ends
+    And a turn starts
+    And the model calls exec with:
+      """js
+      await yield_control();
+      return "sixty-fourth";
+      """
+    Then the result is waiting with reason "yield"
+    When the model calls exec with:
+      """js
+      await yield_control();
+      return "sixty-fifth";
+      """
+    Then the result fails with code "invalid_input"
+    And the result error is "too many suspended code mode runs."
+
   @snapshots @CM-8.34 @CM-7.6 @CM-19.4
   Scenario Outline: a promise pending without host work fails the run <case>
     Given a turn starts
@@ -754,6 +1103,22 @@ Feature: Runs, snapshots and wait
       """
     Then the result status is "completed"
     And the result value is "still usable"
+
+  @snapshots @CM-8.39 @CM-8.35
+  Scenario: memory allocated and freed after a restore still counts against maxSnapshotBytes
+    Given a turn starts
+    When the model calls exec with:
+      """js
+      await yield_control("small");
+      let big = "x".repeat(20 * 1024 * 1024);
+      big = null;
+      await yield_control("after");
+      return 1;
+      """
+    Then the result is waiting with reason "yield"
+    When the model calls wait
+    Then the result fails with code "snapshot_limit_exceeded"
+    And the result error is "code mode snapshot limit exceeded"
 
   @snapshots @CM-8.36 @checklist-20
   Scenario: the snapshot limit is checked before nested calls are resolved inline

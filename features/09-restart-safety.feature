@@ -35,7 +35,7 @@ Feature: Restart safety
       """
     And the tool "read" was called 1 time
 
-  @restart-safe @CM-9.3 @CM-9.4 @CM-9.6 @CM-19.4 @CM-19.2
+  @restart-safe @CM-9.3 @CM-9.4 @CM-9.6 @CM-19.4 @CM-19.2 @CM-9.1
   Scenario: a restart-safe run refuses a tool that is not marked replay-safe
     Given a turn starts
     When the model calls exec restart-safe with:
@@ -50,6 +50,83 @@ Feature: Restart safety
       {"replaySafe": true}
       """
     And the tool "weather" was not called
+
+  @restart-safe @CM-9.6
+  Scenario: a restart-safe run accepts tools.call with the catalog id of a replay-safe tool
+    Given a turn starts
+    When the model calls exec restart-safe with:
+      """js
+      const file = await tools.call("openclaw:core:read", { path: "notes.txt" });
+      return file.result.details.content;
+      """
+    Then the result is waiting with reason "pending_tools"
+    And the result pending tool calls are:
+      """json
+      [{"id": "bridge:call:1", "method": "call"}]
+      """
+    And the result includes:
+      """json
+      {"replaySafe": true}
+      """
+    When the model calls wait
+    Then the result status is "completed"
+    And the result value is "hello from notes\n"
+    And the tool "read" was called 1 time
+
+  @restart-safe @CM-9.6
+  Scenario: a plugin tool whose metadata sets replaySafe is replay-safe
+    Given the tool:
+      """json
+      {
+        "name": "shipping_status",
+        "source": "plugin",
+        "owner": "shipping",
+        "description": "Count open shipments.",
+        "replaySafe": true,
+        "behavior": {"returns": {"open": 2}}
+      }
+      """
+    And a turn starts
+    When the model calls exec restart-safe with:
+      """js
+      const status = await tools.callValue("openclaw:shipping:shipping_status", {});
+      return status.open;
+      """
+    Then the result is waiting with reason "pending_tools"
+    And the result includes:
+      """json
+      {"replaySafe": true}
+      """
+    When the model calls wait
+    Then the result status is "completed"
+    And the result value is 2
+    And the tool "shipping_status" was called 1 time
+
+  @restart-safe @CM-9.6 @CM-9.7 @CM-9.4
+  Scenario: a restart-safe run refuses a client tool even when it is marked replay-safe
+    Given the tool:
+      """json
+      {
+        "name": "pick_file",
+        "source": "client",
+        "owner": "app",
+        "description": "Ask the user to pick a file.",
+        "replaySafe": true,
+        "behavior": {"returns": {"path": "report.pdf"}}
+      }
+      """
+    And a turn starts
+    When the model calls exec restart-safe with:
+      """js
+      return await tools.callValue("client:app:pick_file", {});
+      """
+    Then the result fails with code "invalid_input"
+    And the result error is "restart-safe code mode cannot call side-effecting tools."
+    And the result includes:
+      """json
+      {"replaySafe": true}
+      """
+    And the tool "pick_file" was not called
 
   @restart-safe @CM-9.6 @CM-9.7 @CM-9.4
   Scenario Outline: a restart-safe run refuses <case>
@@ -119,7 +196,7 @@ Feature: Restart safety
     And the tool "shipping_list" was not called
     And the tool "weather" was not called
 
-  @restart-safe @CM-9.5 @CM-9.1 @CM-9.8 @CM-8.23
+  @restart-safe @CM-9.5 @CM-9.1 @CM-9.8 @CM-8.23 @CM-8.6
   Scenario: search and describe are replay-safe and resolved one leg per wait
     Given a turn starts
     When the model calls exec restart-safe with:
@@ -223,6 +300,48 @@ Feature: Restart safety
       [{"type": "text", "text": "two"}]
       """
 
+  @restart-safe @CM-9.10
+  Scenario: a TypeScript run lost in a restart is rebuilt as TypeScript
+    Given the tool "read" is held until released
+    And a turn starts
+    When the model calls exec with arguments:
+      """json
+      {
+        "code": "const file: { content: string } = await tools.callValue(\"openclaw:core:read\", { path: \"notes.txt\" });\nreturn file.content;",
+        "language": "typescript",
+        "restartSafe": true
+      }
+      """
+    Then the result is waiting with reason "pending_tools"
+    When the gateway restarts
+    And a turn starts
+    And the model calls wait
+    Then the result is waiting with reason "pending_tools"
+    And the result run id is the previous one
+    When the tool "read" is released
+    And the model calls wait
+    Then the result status is "completed"
+    And the result value is "hello from notes\n"
+
+  @restart-safe @CM-9.10 @CM-9.13
+  Scenario: a replay-safe run lost in a restart is not rebuilt from another session's transcript
+    Given the tool "read" is held until released
+    And a turn starts
+    When the model calls exec restart-safe with:
+      """js
+      const file = await tools.callValue("openclaw:core:read", { path: "notes.txt" });
+      return file.content;
+      """
+    Then the result is waiting with reason "pending_tools"
+    And the result includes:
+      """json
+      {"replaySafe": true}
+      """
+    When the gateway restarts
+    And a turn starts in session "other"
+    And the model calls wait
+    Then the wait is refused with "code mode run is unavailable or expired."
+
   @restart-safe @CM-9.11 @CM-9.10
   Scenario: a rebuilt run is limited to replay-safe requests
     Given the tool "read" is held until released
@@ -245,7 +364,7 @@ Feature: Restart safety
     And the result error is "restart-safe code mode cannot call side-effecting tools."
     And the tool "weather" was not called
 
-  @restart-safe @CM-9.13 @CM-22.5 @CM-8.2
+  @restart-safe @CM-9.13 @CM-22.5 @CM-8.2 @CM-9.8 @CM-9.10
   Scenario: an ordinary waiting run lost in a restart is unavailable
     Given a turn starts
     When the model calls exec with:

@@ -383,6 +383,31 @@ Feature: Guest runtime API
     Then the result status is "completed"
     And the result value is "Unknown tool id: note. Did you mean: note_delete, note_list, note_read? Use tools.search to find a tool, tools.describe to inspect it, then tools.call with the exact id or name."
 
+  @core @CM-10.18
+  Scenario: unknown tool id suggestions name a suggestion value only once
+    # The core tool a shares its name, so it is suggested by its id, which is
+    # also the unique name of the third tool: one suggestion stands for both.
+    Given the tools:
+      """json
+      [
+        {"name": "a", "description": "First tool."},
+        {"name": "a", "source": "plugin", "owner": "p", "description": "Second tool."},
+        {"name": "openclaw:core:a", "description": "Third tool."}
+      ]
+      """
+    And a turn starts
+    When the model calls exec with:
+      """js
+      try {
+        await tools.callValue("openclaw:core", {});
+        return "resolved";
+      } catch (error) {
+        return error.message;
+      }
+      """
+    Then the result status is "completed"
+    And the result value is "Unknown tool id: openclaw:core. Did you mean: openclaw:core:a, openclaw:p:a? Use tools.search to find a tool, tools.describe to inspect it, then tools.call with the exact id or name."
+
   @core @CM-10.17 @CM-10.30 @CM-10.31 @CM-19.3
   Scenario: an unknown tool id without suggestions reaches the guest as a plain catchable Error
     Given the catalog "basic"
@@ -402,7 +427,7 @@ Feature: Guest runtime API
       ["Unknown tool id: no_such_tool. Use tools.search to find a tool, tools.describe to inspect it, then tools.call with the exact id or name.", true, "Error"]
       """
 
-  @core @CM-10.19 @CM-10.20 @checklist-8
+  @core @CM-10.19 @CM-10.20 @CM-10.15 @checklist-8
   Scenario: tools.call preserves the tool envelope and tools.callValue returns the details
     Given the catalog "basic"
     And a turn starts
@@ -592,6 +617,33 @@ Feature: Guest runtime API
       {"callCount": 0}
       """
 
+  @mcp @CM-10.25
+  Scenario: API.list resolves to an object whose files have exactly a path, a description and a byte count
+    Given the MCP server "docs" with tools:
+      """json
+      [{"name": "search_docs", "description": "Search the documentation."}]
+      """
+    And a turn starts
+    When the model calls exec with:
+      """js
+      const listing = await API.list();
+      return {
+        keys: Object.keys(listing),
+        files: listing.files.map((file) => [Object.keys(file).sort(), typeof file.path, typeof file.description, typeof file.bytes]),
+      };
+      """
+    Then the result status is "completed"
+    And the result value is:
+      """json
+      {
+        "keys": ["files"],
+        "files": [
+          [["bytes", "description", "path"], "string", "string", "number"],
+          [["bytes", "description", "path"], "string", "string", "number"]
+        ]
+      }
+      """
+
   # 10.5 Errors, time and randomness
 
   @core @CM-10.30 @CM-10.31 @CM-19.3 @CM-18.10
@@ -624,6 +676,44 @@ Feature: Guest runtime API
       | case                      | host message | guest message      |
       | the host message          | offline      | offline            |
       | a fallback for no message |              | nested tool failed |
+
+  @namespaces @CM-10.30 @CM-10.31
+  Scenario: a failed namespace call reaches the guest as a plain Error with the host message
+    Given the tools:
+      """json
+      [{"name": "github_list_issues", "source": "plugin", "owner": "github", "description": "List repository issues."}]
+      """
+    And the plugin "github" registers the namespace:
+      """json
+      {
+        "id": "github-issues",
+        "globalName": "Issues",
+        "requiredToolNames": ["github_list_issues"],
+        "scope": {"list": {"$tool": "github_list_issues"}}
+      }
+      """
+    And the tool "github_list_issues" fails with "rate limited"
+    And a turn starts
+    When the model calls exec with:
+      """js
+      try {
+        await Issues.list({ state: "open" });
+        return "resolved";
+      } catch (error) {
+        return {
+          message: error.message,
+          name: error.name,
+          plainPrototype: Object.getPrototypeOf(error) === Error.prototype,
+          plainConstructor: error.constructor === Error,
+          ownEnumerable: Object.keys(error),
+        };
+      }
+      """
+    Then the result status is "completed"
+    And the result value is:
+      """json
+      {"message": "rate limited", "name": "Error", "plainPrototype": true, "plainConstructor": true, "ownEnumerable": []}
+      """
 
   @core @CM-10.32
   Scenario: Math.random produces distinct values in the unit interval

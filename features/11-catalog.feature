@@ -232,7 +232,53 @@ Feature: Tool catalog
       [{"type": "tool_call", "catalogId": "mcp:my-docs-v2:fetch_page"}]
       """
 
-  @mcp @CM-11.10
+  @mcp @CM-11.22
+  Scenario: Catalog: hooks, telemetry and the trajectory apply to MCP calls by their catalog ids
+    Given the MCP server "docs" with tools:
+      """json
+      [
+        {"name": "fetch_page", "description": "Fetch a documentation page.", "inputSchema": {"type": "object", "properties": {}}},
+        {"name": "delete_page", "description": "Delete a documentation page.", "inputSchema": {"type": "object", "properties": {}}}
+      ]
+      """
+    And the before_tool_call hook blocks "docs__delete_page" with "pages are read-only today"
+    When a turn starts
+    And the model calls exec with:
+      """js
+      const outcomes = [];
+      for (const call of [() => MCP.docs.fetchPage({}), () => MCP.docs.deletePage({})]) {
+        try {
+          await call();
+          outcomes.push("ran");
+        } catch (error) {
+          outcomes.push(error.message);
+        }
+      }
+      return outcomes;
+      """
+    Then the result value is:
+      """json
+      ["ran", "pages are read-only today"]
+      """
+    And the tool "fetch_page" was called 1 times
+    And the tool "delete_page" was not called
+    And the hook saw an event including:
+      """json
+      {"catalogId": "mcp:docs:delete_page"}
+      """
+    And the telemetry includes:
+      """json
+      {"callCount": 2}
+      """
+    And the trajectory includes:
+      """json
+      [
+        {"type": "tool_call", "catalogId": "mcp:docs:fetch_page", "status": "ok"},
+        {"type": "tool_call", "catalogId": "mcp:docs:delete_page", "status": "blocked"}
+      ]
+      """
+
+  @mcp @CM-11.10 @CM-11.34
   Scenario: Catalog: an MCP catalog id keeps the tool name as the server reports it
     Given the catalog "basic"
     And the MCP server "docs" with tools:
@@ -250,6 +296,39 @@ Feature: Tool catalog
     And the trajectory includes:
       """json
       [{"type": "tool_call", "catalogId": "mcp:docs:Page.Fetch v2"}]
+      """
+
+  @tool-search @CM-11.14 @CM-11.16 @CM-11.18 @CM-11.19 @CM-13.2
+  Scenario: Catalog: an MCP entry is named owner__tool with source mcp, input unknown and no output
+    # Guest code never sees MCP entries (CM-11.21); Tool Search shows the
+    # compact entry's name, source, input and output (CM-24.21).
+    Given code mode is disabled
+    And tool search is configured as:
+      """json
+      {"mode": "tools"}
+      """
+    And the MCP server "github" with tools:
+      """json
+      [{"name": "create_issue", "description": "Create a GitHub issue.",
+        "inputSchema": {"type": "object", "required": ["title"], "properties": {"title": {"type": "string"}}},
+        "outputSchema": {"type": "object", "required": ["number"], "properties": {"number": {"type": "integer"}}, "additionalProperties": false}}]
+      """
+    When a turn starts
+    And the model calls "tool_search" with:
+      """json
+      {"query": "create a github issue"}
+      """
+    Then the tool result details at "$[0]" include:
+      """json
+      {"id": "mcp:github:create_issue", "name": "github__create_issue", "source": "mcp", "input": "unknown", "output": "<absent>"}
+      """
+    When the model calls "tool_describe" with:
+      """json
+      {"id": "mcp:github:create_issue"}
+      """
+    Then the tool result details include:
+      """json
+      {"id": "mcp:github:create_issue", "name": "github__create_issue", "source": "mcp", "input": "unknown", "output": "<absent>", "outputSchema": "<absent>"}
       """
 
   @core @CM-11.6
@@ -418,6 +497,28 @@ Feature: Tool catalog
       ]
       """
 
+  @core @CM-11.23
+  Scenario: Catalog: a parameter schema that is not an object gives the input hint unknown
+    Given the tools:
+      """json
+      [
+        {"name": "any_input", "description": "Accepts anything.", "parameters": true},
+        {"name": "text_input", "description": "A bare string schema.", "parameters": {"type": "string"}}
+      ]
+      """
+    When a turn starts
+    And the model calls exec with:
+      """js
+      return ALL_TOOLS.map((entry) => ({ name: entry.name, input: entry.input }));
+      """
+    Then the result value is:
+      """json
+      [
+        {"name": "any_input", "input": "unknown"},
+        {"name": "text_input", "input": "string"}
+      ]
+      """
+
   @core @CM-11.27 @CM-11.28 @CM-11.29
   Scenario: Catalog: convenience functions exist only for unique, non-reserved identifier names
     Given the catalog "basic"
@@ -522,6 +623,40 @@ Feature: Tool catalog
       }
       """
 
+  @core @CM-11.28
+  Scenario: Catalog: tools without a convenience function stay reachable with tools.call by id
+    Given the tools:
+      """json
+      [
+        {"name": "llm-task", "source": "plugin", "owner": "tasks", "description": "Run an LLM sub-task."},
+        {"name": "lookup", "description": "Core lookup."},
+        {"name": "lookup", "source": "plugin", "owner": "crm", "description": "CRM lookup."},
+        {"name": "describe", "description": "A tool named describe."}
+      ]
+      """
+    When a turn starts
+    And the model calls exec with:
+      """js
+      const out = [];
+      for (const id of ["openclaw:tasks:llm-task", "openclaw:core:lookup", "openclaw:crm:lookup", "openclaw:core:describe"]) {
+        const called = await tools.call(id, { marker: id });
+        out.push([called.tool.id, called.result.details]);
+      }
+      return out;
+      """
+    Then the result value is:
+      """json
+      [
+        ["openclaw:tasks:llm-task", {"tool": "llm-task", "input": {"marker": "openclaw:tasks:llm-task"}}],
+        ["openclaw:core:lookup", {"tool": "lookup", "input": {"marker": "openclaw:core:lookup"}}],
+        ["openclaw:crm:lookup", {"tool": "lookup", "input": {"marker": "openclaw:crm:lookup"}}],
+        ["openclaw:core:describe", {"tool": "describe", "input": {"marker": "openclaw:core:describe"}}]
+      ]
+      """
+    And the tool "llm-task" was called 1 times
+    And the tool "lookup" was called 2 times
+    And the tool "describe" was called 1 times
+
   @core @CM-11.30 @CM-11.31 @checklist-14
   Scenario: Catalog: the shell exec tool is hidden from the model and callable by its catalog id
     Given the catalog "mixed"
@@ -550,7 +685,7 @@ Feature: Tool catalog
       {"command": "pwd"}
       """
 
-  @core @CM-11.31 @CM-3.9 @checklist-14
+  @core @CM-11.31 @CM-3.9 @CM-11.1 @checklist-14
   Scenario: Catalog: a shell exec tool denied by policy cannot be reached from guest code
     Given the catalog "mixed"
     And the tool policy denies "exec"
@@ -606,7 +741,7 @@ Feature: Tool catalog
       }
       """
 
-  @core @CM-11.32 @CM-16.13 @CM-10.17 @CM-11.2 @checklist-15
+  @core @CM-11.32 @CM-16.13 @CM-10.17 @CM-10.18 @CM-11.2 @checklist-15
   Scenario: Catalog: the code-mode exec and wait tools cannot be reached from guest code
     Given the catalog "basic"
     When a turn starts
@@ -646,6 +781,60 @@ Feature: Tool catalog
       }
       """
 
+  @namespaces @CM-11.32 @CM-15.16
+  Scenario: Catalog: no namespace reaches the code-mode exec and wait tools
+    Given the tools:
+      """json
+      [{"name": "github_list_issues", "source": "plugin", "owner": "github", "description": "List repository issues."}]
+      """
+    And the plugin "github" registers the namespace:
+      """json
+      {
+        "id": "github-issues",
+        "globalName": "Issues",
+        "requiredToolNames": ["github_list_issues"],
+        "scope": {"list": {"$tool": "github_list_issues"}, "exec": {"$tool": "exec"}, "wait": {"$tool": "wait"}}
+      }
+      """
+    And the plugin "github" registers the namespace:
+      """json
+      {
+        "id": "github-runner",
+        "globalName": "Runner",
+        "requiredToolNames": ["exec", "wait"],
+        "scope": {"exec": {"$tool": "exec"}, "wait": {"$tool": "wait"}}
+      }
+      """
+    When a turn starts
+    And the model calls exec with:
+      """js
+      const outcomes = [];
+      for (const call of [() => Issues.exec({ code: "return 1" }), () => Issues.wait({ runId: "cm_x" })]) {
+        try {
+          await call();
+          outcomes.push("reached");
+        } catch (error) {
+          outcomes.push(error.message);
+        }
+      }
+      return { outcomes, runner: typeof Runner, namespaces: Object.keys(namespaces) };
+      """
+    Then the result value is:
+      """json
+      {
+        "outcomes": [
+          "Code mode namespace path targets undeclared tool: exec",
+          "Code mode namespace path targets undeclared tool: wait"
+        ],
+        "runner": "undefined",
+        "namespaces": ["Issues"]
+      }
+      """
+    And the telemetry includes:
+      """json
+      {"callCount": 0}
+      """
+
   @core @CM-11.2 @CM-16.13 @checklist-12 @checklist-15
   Scenario: Catalog: tool-search control tools cannot be called from guest code
     Given the catalog "mixed"
@@ -681,7 +870,7 @@ Feature: Tool catalog
     And the tool "tool_search_code" was not called
     And the tool "tool_call" was not called
 
-  @core @CM-11.21 @CM-11.34 @CM-10.22
+  @core @CM-11.21 @CM-11.34 @CM-10.22 @CM-10.18
   Scenario: Catalog: MCP entries are unknown to tools.describe, tools.call, tools.callValue and tools.search
     Given the catalog "basic"
     And the MCP server "github" with tools:
@@ -723,6 +912,48 @@ Feature: Tool catalog
         "mcpEntries": 0,
         "convenience": "undefined"
       }
+      """
+
+  @tool-search @CM-11.33
+  Scenario: Catalog: with tool search enabled too, the tools object replaces its controls and uses its catalog and executor
+    Given tool search is enabled
+    And the catalog "basic"
+    And the before_tool_call hook blocks "weather" with "weather lookups are paused"
+    When a turn starts
+    Then the model-visible tools do not include "tool_search"
+    And the model-visible tools do not include "tool_describe"
+    And the model-visible tools do not include "tool_call"
+    And the model-visible tools do not include "tool_search_code"
+    When the model calls exec with:
+      """js
+      const hits = await tools.search("weather");
+      const described = await tools.describe("weather");
+      const outcomes = [];
+      for (const call of [() => tools.call("weather", { city: "Oslo" }), () => tools.callValue("openclaw:core:weather", { city: "Oslo" })]) {
+        try {
+          await call();
+          outcomes.push("ran");
+        } catch (error) {
+          outcomes.push(error.message);
+        }
+      }
+      return { first: hits[0].id, described: described.id, outcomes };
+      """
+    Then the result value is:
+      """json
+      {
+        "first": "openclaw:core:weather",
+        "described": "openclaw:core:weather",
+        "outcomes": ["weather lookups are paused", "weather lookups are paused"]
+      }
+      """
+    And the tool "weather" was not called
+    And the trajectory includes:
+      """json
+      [
+        {"type": "tool_call", "name": "weather", "catalogId": "openclaw:core:weather", "status": "blocked"},
+        {"type": "tool_call", "name": "weather", "catalogId": "openclaw:core:weather", "status": "blocked"}
+      ]
       """
 
   @core @CM-11.33 @CM-11.35 @CM-16.6

@@ -27,7 +27,7 @@ Feature: Catalog search ranking
       ]
       """
 
-  @core @CM-12.1 @CM-12.2 @CM-12.4 @CM-12.7 @CM-11.33
+  @core @CM-12.1 @CM-12.2 @CM-12.4 @CM-12.7 @CM-11.33 @CM-10.11
   Scenario Outline: Search: the query "<query>" ranks <names>
     When a turn starts
     And the model calls exec with:
@@ -45,6 +45,43 @@ Feature: Catalog search ranking
       | news                | ["news_feed", "web_search", "web_fetch"]         |
       | read                | ["file_read", "pick_color"]                      |
       | web                 | ["web_fetch", "web_search"]                      |
+
+  @core @CM-12.2
+  Scenario: Search: term saturation and length normalization follow k1 = 1.2 and b = 0.75
+    # "dense" repeats one query word; "mixed" has both query words once at the
+    # same length: their order flips when k1 is 1.1 or 1.3 instead of 1.2.
+    # "short" and "long" differ in length and term count: their order flips
+    # when b is 0.7 or 0.8 instead of 0.75.
+    Given the tools:
+      """json
+      [
+        {"name": "vekdense", "description": "vek vek vek vek vek vek vek vek vek vek vek"},
+        {"name": "vekmixed", "description": "vek jib pad pad pad pad pad pad pad pad pad"},
+        {"name": "vekrare", "description": "jib pad pad pad pad pad pad pad pad pad pad pad pad pad pad pad pad pad pad pad pad pad pad"},
+        {"name": "daxdense", "description": "dax dax dax dax dax dax dax dax dax dax"},
+        {"name": "daxmixed", "description": "dax nib pad pad pad pad pad pad pad pad"},
+        {"name": "daxrare", "description": "nib pad pad pad pad pad pad pad pad pad pad pad pad pad pad pad pad pad pad pad pad"},
+        {"name": "wueshort", "description": "wue pad pad"},
+        {"name": "wuelong", "description": "wue wue pad pad pad pad pad pad pad pad pad pad pad pad"},
+        {"name": "wufshort", "description": "wuf pad pad"},
+        {"name": "wuflong", "description": "wuf wuf pad pad pad pad pad pad pad pad pad pad pad pad pad"}
+      ]
+      """
+    When a turn starts
+    And the model calls exec with:
+      """js
+      const names = async (query) => (await tools.search(query)).map((entry) => entry.name);
+      return [await names("vek jib"), await names("dax nib"), await names("wue"), await names("wuf")];
+      """
+    Then the result value is:
+      """json
+      [
+        ["vekdense", "vekmixed", "vekrare"],
+        ["daxmixed", "daxdense", "daxrare"],
+        ["wuelong", "wueshort"],
+        ["wufshort", "wuflong"]
+      ]
+      """
 
   @core @CM-12.7 @CM-10.11
   Scenario: Search: results are compact catalog entries
@@ -210,7 +247,7 @@ Feature: Catalog search ranking
       {"searchCount": 1}
       """
 
-  @core @CM-12.9 @CM-11.21
+  @core @CM-12.9 @CM-11.21 @CM-10.11
   Scenario: Search: MCP tools are never returned, even for their exact names
     Given the MCP server "github" with tools:
       """json

@@ -5,7 +5,7 @@ Feature: Declared output contracts
   Background:
     Given code mode is enabled
 
-  @core @CM-13.4 @CM-13.6
+  @core @CM-13.4 @CM-13.6 @CM-13.2
   Scenario: Output contracts: a declared output lets one cell select, call and transform
     Given the catalog "basic"
     When a turn starts
@@ -86,6 +86,40 @@ Feature: Declared output contracts
       [{"type": "text", "text": "before the call"}]
       """
 
+  @core @CM-13.5
+  Scenario: Output contracts: the rejected value appears neither in the payload nor in the debug log
+    Given the target environment has "OPENCLAW_DEBUG_CODE_MODE" set to "1"
+    And the tool:
+      """json
+      {"name": "ledger", "description": "Account ledger.", "outputSchema": {"type": "object", "required": ["balance"], "properties": {"balance": {"type": "number"}}, "additionalProperties": false}, "behavior": {"returns": {"balance": "secret-balance-9931"}}}
+      """
+    When a turn starts
+    And the model calls exec with:
+      """js
+      try {
+        return await tools.callValue("openclaw:core:ledger", {});
+      } catch (error) {
+        return error.message;
+      }
+      """
+    Then the tool result details are:
+      """json
+      {
+        "status": "completed",
+        "value": "Tool \"openclaw:core:ledger\" returned details that do not match its declared outputSchema.",
+        "output": [],
+        "replaySafe": "<any>",
+        "telemetry": "<object>"
+      }
+      """
+    When the model calls exec with:
+      """js
+      return await tools.callValue("openclaw:core:ledger", {});
+      """
+    Then the result fails with code "internal_error"
+    And the target log does not contain "secret-balance-9931"
+    And the tool "ledger" was called 2 times
+
   @core @CM-13.3
   Scenario: Output contracts: an outputSchema that does not compile stops the tool before it runs
     Given the tool:
@@ -128,7 +162,35 @@ Feature: Declared output contracts
       | tools.call           | tools.call("openclaw:core:ledger", {})      |
       | a convenience name   | tools.ledger({})                            |
 
-  @core @CM-13.2 @CM-11.19 @CM-11.20
+  @namespaces @CM-13.8
+  Scenario: Output contracts: declared output is validated when the tool is called through an internal namespace
+    Given the tools:
+      """json
+      [{"name": "ledger_balance", "source": "plugin", "owner": "ledger", "description": "Account balance.", "outputSchema": {"type": "object", "required": ["balance"], "properties": {"balance": {"type": "number"}}, "additionalProperties": false}, "behavior": {"returns": {"balance": "secret-balance-9931"}}}]
+      """
+    And the plugin "ledger" registers the namespace:
+      """json
+      {
+        "id": "ledger",
+        "globalName": "Ledger",
+        "requiredToolNames": ["ledger_balance"],
+        "scope": {"balance": {"$tool": "ledger_balance"}}
+      }
+      """
+    When a turn starts
+    And the model calls exec with:
+      """js
+      try {
+        await Ledger.balance({});
+        return "accepted";
+      } catch (error) {
+        return error.message;
+      }
+      """
+    Then the result value is "Tool \"openclaw:ledger:ledger_balance\" returned details that do not match its declared outputSchema."
+    And the tool "ledger_balance" was called 1 times
+
+  @core @CM-13.2 @CM-11.19 @CM-11.20 @CM-10.12
   Scenario: Output contracts: client output schemas are untrusted and ignored
     Given the tool:
       """json
@@ -150,7 +212,7 @@ Feature: Declared output contracts
       {"outputAbsent": true, "describedHasSchema": false}
       """
 
-  @core @CM-13.6 @CM-13.7 @CM-11.25 @CM-11.20
+  @core @CM-13.6 @CM-13.7 @CM-11.25 @CM-11.20 @CM-11.19
   Scenario: Output contracts: incomplete or oversized output hints give an unknown arrow while describe keeps the schema
     Given the tools:
       """json
@@ -198,5 +260,30 @@ Feature: Declared output contracts
         ],
         "openSchema": {"type": "object", "required": ["state"], "properties": {"state": {"type": "string"}}},
         "wideItems": ["array", 6, false]
+      }
+      """
+
+  @core @CM-13.6
+  Scenario: Output contracts: an unsupported keyword gives the unknown arrow and no output while describe keeps the schema
+    Given the tool:
+      """json
+      {"name": "ref_report", "description": "A report whose output uses $ref.", "outputSchema": {"type": "object", "required": ["total"], "properties": {"total": {"$ref": "#/$defs/amount"}}, "$defs": {"amount": {"type": "number"}}, "additionalProperties": false}}
+      """
+    When a turn starts
+    Then the exec description contains:
+      """text
+      - "openclaw:core:ref_report" {} -> ?
+      """
+    When the model calls exec with:
+      """js
+      const entry = ALL_TOOLS.find((candidate) => candidate.name === "ref_report");
+      const described = await tools.describe("ref_report");
+      return { outputAbsent: !Object.prototype.hasOwnProperty.call(entry, "output"), outputSchema: described.outputSchema };
+      """
+    Then the result value is:
+      """json
+      {
+        "outputAbsent": true,
+        "outputSchema": {"type": "object", "required": ["total"], "properties": {"total": {"$ref": "#/$defs/amount"}}, "$defs": {"amount": {"type": "number"}}, "additionalProperties": false}
       }
       """

@@ -248,3 +248,24 @@ Feature: Real MCP transports and their failure modes
       | memory      | memory     | read_graph               | readGraph              | {}                         | 1      | {                    |
       | filesystem  | filesystem | list_allowed_directories | listAllowedDirectories | {}                         | 20     | Allowed directories: |
       | gosdk-hello | gosdkHello | greet                    | greet                  | { name: "Ada" }            | 6      | Hi Ada               |
+
+  @real-mcp @CM-14.3 @CM-14.7
+  Scenario: MCP error messages name the configured server, not its identifier
+    Given the MCP server "slow_box" with tools:
+      """json
+      [{"name": "stall", "inputSchema": {"type": "object", "properties": {}}, "behavior": {"hold": true, "returns": {"content": []}}}]
+      """
+    And the config also has:
+      """json
+      {"mcp": {"servers": {"slow_box": {"timeoutMs": 300, "headers": {"X-Api-Key": "key-cm-secret-1414"}}}}}
+      """
+    When a turn starts
+    And the model calls exec with:
+      """js
+      const message = await MCP.slowBox.stall({}).then(() => "answered", (error) => error.message);
+      return { message, identifier: (await MCP.$api()).servers[0].identifier };
+      """
+    Then the result value is:
+      """json
+      {"message": "MCP server slow_box timed out.", "identifier": "slowBox"}
+      """

@@ -45,7 +45,7 @@ Feature: MCP namespace, $api and virtual declaration files
       ]
       """
 
-  @mcp @CM-14.20 @CM-14.24 @checklist-10
+  @mcp @CM-14.20 @CM-14.24 @CM-14.11 @checklist-10
   Scenario: MCP root $api returns the server list of the SPEC example
     When a turn starts
     And the model calls exec with:
@@ -431,7 +431,7 @@ Feature: MCP namespace, $api and virtual declaration files
     And the tool "list_issues" was not called
     And the tool "create_issue" was not called
 
-  @mcp @CM-14.8 @CM-11.10
+  @mcp @CM-14.8 @CM-11.10 @CM-14.20
   Scenario: MCP server identifiers are sanitized, made unique and assigned in server order
     Given the MCP server "chrome-devtools" with tools:
       """json
@@ -844,7 +844,7 @@ Feature: MCP namespace, $api and virtual declaration files
       }
       """
 
-  @mcp @CM-14.19 @CM-20.5
+  @mcp @CM-14.19 @CM-20.5 @CM-14.15
   Scenario: MCP tool and resource calls count as calls while $api and API reads do not
     When a turn starts
     And the model calls exec with:
@@ -1088,4 +1088,130 @@ Feature: MCP namespace, $api and virtual declaration files
     Then the result value is:
       """json
       {"count": 2}
+      """
+
+  @mcp @CM-14.21 @CM-14.22
+  Scenario: MCP server $api with an empty or blank selector describes every entry of the server
+    When a turn starts
+    And the model calls exec with:
+      """js
+      const view = async (...args) => {
+        const api = await MCP.github.$api(...args);
+        return [api.scope, api.tools.map((tool) => tool.method).sort()];
+      };
+      return { empty: await view(""), blank: await view("   "), undefinedSelector: await view(undefined, { schema: false }) };
+      """
+    Then the result value is:
+      """json
+      {
+        "empty": ["server", ["createIssue", "listIssues", "resources.list", "resources.read"]],
+        "blank": ["server", ["createIssue", "listIssues", "resources.list", "resources.read"]],
+        "undefinedSelector": ["server", ["createIssue", "listIssues", "resources.list", "resources.read"]]
+      }
+      """
+    And the tool "create_issue" was not called
+
+  @mcp @CM-14.14 @CM-14.13
+  Scenario: A required MCP argument with a schema default is filled in instead of rejected
+    Given the MCP server "pager" with tools:
+      """json
+      [{
+        "name": "fetch_page",
+        "inputSchema": {
+          "type": "object",
+          "required": ["size", "cursor"],
+          "properties": {"size": {"type": "integer", "default": 20}, "cursor": {"type": "string"}}
+        }
+      }]
+      """
+    When a turn starts
+    And the model calls exec with:
+      """js
+      const missing = await MCP.pager.fetchPage({ size: undefined }).then(() => "called", (error) => error.message);
+      await MCP.pager.fetchPage({ cursor: "c1" });
+      return missing;
+      """
+    Then the result value is "Missing required MCP namespace argument: cursor"
+    And the tool "fetch_page" was called 1 times
+    And the tool "fetch_page" was last called with:
+      """json
+      {"size": 20, "cursor": "c1"}
+      """
+
+  @mcp @CM-14.15
+  Scenario: A before_tool_call hook blocks an MCP call by its catalog name like every nested call
+    Given the before_tool_call hook blocks "github__create_issue" with "issues are read-only today"
+    When a turn starts
+    And the model calls exec with:
+      """js
+      const created = await MCP.github.createIssue({ owner: "o", repo: "r", title: "t" }).then(() => "ran", (error) => error.message);
+      const listed = await MCP.github.listIssues({});
+      return [created, listed.structuredContent];
+      """
+    Then the result value is:
+      """json
+      ["issues are read-only today", {"count": 2}]
+      """
+    And the tool "create_issue" was not called
+    And the hook saw an event including:
+      """json
+      {"toolName": "github__create_issue", "params": {"owner": "o", "repo": "r", "title": "t", "body": ""}}
+      """
+    And the trajectory includes:
+      """json
+      [
+        {"type": "tool_call", "catalogId": "mcp:github:create_issue", "parentToolCallId": "<string>", "status": "blocked"},
+        {"type": "tool_call", "catalogId": "mcp:github:list_issues", "parentToolCallId": "<string>", "status": "ok"}
+      ]
+      """
+
+  @mcp @CM-14.15
+  Scenario: Aborting the agent run ends a cell waiting on an MCP call and cancels the call
+    Given code mode is configured as:
+      """json
+      {"enabled": true, "timeoutMs": 2000}
+      """
+    And the tool "list_issues" is held until released
+    And a turn starts
+    And the turn will be aborted in 300 ms
+    When the model calls exec with:
+      """js
+      const listed = await MCP.github.listIssues({ state: "open" });
+      return listed.structuredContent;
+      """
+    Then the result fails with code "timeout"
+    And the result error is "code mode execution aborted"
+    And the result failure phase is "bridge"
+    # the cancellation travels to the MCP server (over HTTP, as the server
+    # notices the closed request) before the tool is let go
+    And 1000 ms pass
+    When the tool "list_issues" is released
+    And 100 ms pass
+    Then the tool "list_issues" was not called
+
+  @mcp @CM-14.26 @CM-14.27
+  Scenario: A server file is named by the server identifier and described by the configured server name
+    Given the MCP server "my_server" with tools:
+      """json
+      [{"name": "ping", "inputSchema": {"type": "object", "properties": {}}}]
+      """
+    When a turn starts
+    And the model calls exec with:
+      """js
+      const listed = await API.list("mcp");
+      return {
+        files: listed.files.map((file) => [file.path, file.description]),
+        declares: (await API.read("mcp/myServer.d.ts")).content.includes("declare namespace MCP.myServer {"),
+      };
+      """
+    Then the result value is:
+      """json
+      {
+        "files": [
+          ["mcp/index.d.ts", "Root MCP namespace declaration and server list."],
+          ["mcp/github.d.ts", "MCP server declaration for github."],
+          ["mcp/myServer.d.ts", "MCP server declaration for my_server."]
+        ],
+        "declares": true
+      }
       """

@@ -116,7 +116,7 @@ Feature: Internal code-mode namespaces
       """
     Then the result value is "ops"
 
-  @namespaces @CM-15.7 @CM-4.21 @CM-4.20 @CM-10.1 @ns-1
+  @namespaces @CM-15.7 @CM-4.21 @CM-4.20 @CM-10.1 @CM-15.1 @ns-1
   Scenario: The namespace prompt text appears when every backing tool is visible
     Given the plugin "github" registers the namespace:
       """json
@@ -754,3 +754,37 @@ Feature: Internal code-mode namespaces
       | no required tools        | {"id": "github-issues", "globalName": "Issues", "requiredToolNames": [], "scope": {}}                                          | Code mode namespace requiredToolNames must include at least one tool name. |
       | empty required tool name | {"id": "github-issues", "globalName": "Issues", "requiredToolNames": ["github_list_issues", ""], "scope": {}}                  | Code mode namespace requiredToolNames must be non-empty strings.           |
       | blank tool marker        | {"id": "github-issues", "globalName": "Issues", "requiredToolNames": ["github_list_issues"], "scope": {"list": {"$tool": "  "}}} | Code mode namespace toolName must be non-empty.                            |
+
+  @namespaces @CM-15.5 @ns-10
+  Scenario: Rolling back a plugin clears every namespace it registered
+    Given the plugin "github" registers the namespace:
+      """json
+      {
+        "id": "github-issues",
+        "globalName": "Issues",
+        "description": "GitHub issue helpers for the current repository.",
+        "requiredToolNames": ["github_list_issues"],
+        "scope": {"list": {"$tool": "github_list_issues"}}
+      }
+      """
+    And the plugin "github" registers the namespace:
+      """json
+      {
+        "id": "github-updates",
+        "globalName": "Updates",
+        "description": "GitHub issue updates.",
+        "requiredToolNames": ["github_update_issue"],
+        "scope": {"update": {"$tool": "github_update_issue"}}
+      }
+      """
+    And the plugin "github" is rolled back
+    When a turn starts
+    Then the exec description does not contain "Registered namespace globals are available in code mode:"
+    When the model calls exec with:
+      """js
+      return [typeof Issues, typeof Updates, Object.keys(namespaces)];
+      """
+    Then the result value is:
+      """json
+      ["undefined", "undefined", []]
+      """

@@ -6,7 +6,7 @@ Feature: Nested tool execution and trajectory projection
     Given code mode is enabled
     And the catalog "basic"
 
-  @core @CM-16.1 @CM-16.14 @CM-16.16 @CM-16.17 @checklist-24
+  @core @CM-16.1 @CM-16.14 @CM-16.16 @CM-16.17 @CM-16.15 @checklist-24
   Scenario: Nested calls are projected as tool calls under the exec call in start order
     When a turn starts
     And the model calls exec with:
@@ -82,7 +82,7 @@ Feature: Nested tool execution and trajectory projection
       ]
       """
 
-  @core @CM-16.3 @CM-3.7 @checklist-7
+  @core @CM-16.3 @CM-3.7 @CM-16.1 @checklist-7
   Scenario: A tool denied by policy is absent and cannot be reached by a guessed id or name
     Given the tool policy denies "weather"
     When a turn starts
@@ -521,4 +521,40 @@ Feature: Nested tool execution and trajectory projection
     And the tool "exec" was last called with:
       """json
       {"command": "ls"}
+      """
+
+  @core @CM-16.2
+  Scenario: Nested calls keep the session id and session key of the run
+    When a turn starts in session "side"
+    And the model calls exec with:
+      """js
+      return (await tools.callValue("openclaw:core:weather", { city: "Oslo" })).city;
+      """
+    Then the result value is "Oslo"
+    And the hook saw an event including:
+      """json
+      {"toolName": "weather", "agentId": "main", "sessionId": "side", "sessionKey": "agent:main:side"}
+      """
+
+  @core @CM-16.1
+  Scenario: Aborting the agent run reaches a nested call in progress and the tool does not complete
+    Given code mode is configured as:
+      """json
+      {"enabled": true, "timeoutMs": 2000}
+      """
+    And the tool "weather" is held until released
+    And a turn starts
+    And the turn will be aborted in 300 ms
+    When the model calls exec with:
+      """js
+      return (await tools.callValue("openclaw:core:weather", { city: "Oslo" })).temp;
+      """
+    Then the result fails with code "timeout"
+    And the result error is "code mode execution aborted"
+    When the tool "weather" is released
+    And 100 ms pass
+    Then the tool "weather" was not called
+    And the trajectory includes:
+      """json
+      [{"type": "tool_call", "name": "weather", "catalogId": "openclaw:core:weather", "parentToolCallId": "<string>"}]
       """

@@ -238,3 +238,24 @@ Feature: QuickJS-WASI runtime engine
       """
     Then the result status is "completed"
     And the result value is "spun"
+
+  @snapshots @CM-17.8
+  Scenario: Jobs queued by a bridge result are drained and a yield reached only through jobs suspends the leg
+    When a turn starts
+    And the model calls exec with:
+      """js
+      const sky = await tools.callValue("openclaw:core:weather", { city: "Oslo" });
+      Promise.resolve().then(() => Promise.resolve()).then(() => text("jobs after the bridge result"));
+      const resumed = await Promise.resolve().then(() => null).then(() => null).then(() => yield_control("from a job"));
+      return [sky.sky, resumed.reason];
+      """
+    Then the result is waiting with reason "yield"
+    And the result output is:
+      """json
+      [{"type": "text", "text": "jobs after the bridge result"}]
+      """
+    When the model calls wait
+    Then the result value is:
+      """json
+      ["clear", "from a job"]
+      """

@@ -692,7 +692,7 @@ Feature: Limits and the sandbox security boundary
       {"blocked": false}
       """
 
-  @security @SB-17 @CM-10.32
+  @security @SB-17 @CM-10.32 @CM-8.24
   Scenario: Math.random is reseeded after a restore instead of continuing the snapshot's sequence
     When a turn starts
     And the model calls exec with:
@@ -916,7 +916,7 @@ Feature: Limits and the sandbox security boundary
     And the tool "search" was called 1 times
     And the tool "call" was not called
 
-  @security @CM-18.7 @CM-18.8
+  @security @CM-18.7 @CM-18.8 @CM-18.20
   Scenario: A bridge request over 16 MiB is refused inside the guest and never dispatched
     Given the tool:
       """json
@@ -939,3 +939,27 @@ Feature: Limits and the sandbox security boundary
       """
     Then the result value is "code mode bridge request too large"
     And the tool "mirror" was not called
+
+  @security @SB-10 @CM-18.6
+  Scenario: A run that catches its out-of-memory error and then yields is failed, not snapshotted
+    Given code mode is configured as:
+      """json
+      {"enabled": true, "memoryLimitBytes": 8388608, "timeoutMs": 30000}
+      """
+    When a turn starts
+    And the model calls exec with:
+      """js
+      try {
+        let s = "x";
+        while (true) s = s.repeat(2);
+      } catch (error) {
+        await yield_control("after out of memory");
+        return "resumed";
+      }
+      """
+    Then the result fails with code "internal_error"
+    And the result error starts with "InternalError: out of memory"
+    And the result includes:
+      """json
+      {"runId": "<absent>"}
+      """

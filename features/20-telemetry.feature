@@ -231,3 +231,30 @@ Feature: Telemetry
       """json
       {"catalogSize": 4, "searchCount": 0, "describeCount": 0, "callCount": 0, "visibleTools": ["exec", "wait"]}
       """
+
+  @core @CM-20.8
+  Scenario: telemetry holds no configured secret, environment value or tool input
+    Given the catalog "basic"
+    And the target environment has "OPENCLAW_TELEMETRY_PROBE" set to "cm-env-secret-3307"
+    And the config also has:
+      """json
+      {"models": {"providers": {"openai": {"apiKey": "sk-cm-telemetry-6120"}}}}
+      """
+    And a turn starts
+    When the model calls exec with:
+      """js
+      await tools.callValue("weather", { city: "cm-input-secret-5150", apiKey: "sk-cm-telemetry-6120" });
+      return "ok";
+      """
+    Then the result status is "completed"
+    And the tool result details at "$.telemetry" are:
+      """json
+      {
+        "catalogSize": 4,
+        "sources": {"openclaw": 3, "mcp": 0, "client": 1},
+        "searchCount": 0,
+        "describeCount": 0,
+        "callCount": 1,
+        "visibleTools": ["exec", "wait"]
+      }
+      """

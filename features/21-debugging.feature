@@ -118,3 +118,93 @@ Feature: Debug logging for code mode
     Then the result value is "text"
     And the target log does not contain "sk-cm-secret-4417"
     And the target log does not contain "cm-bearer-secret-9931"
+
+  @core @CM-21.1
+  Scenario: Lifecycle debug lines name the visible tools at activation and give the status and code of a failed exec
+    Given code mode is configured as:
+      """json
+      {"enabled": true, "maxOutputBytes": 1024}
+      """
+    And the tool:
+      """json
+      {"name": "computer", "source": "core", "description": "Control the computer screen.", "directOnly": true}
+      """
+    And the target environment has "OPENCLAW_DEBUG_CODE_MODE" set to "1"
+    When a turn starts
+    And the model calls exec with:
+      """js
+      text("x".repeat(2048));
+      return 1;
+      """
+    Then the result fails with code "output_limit_exceeded"
+    And the target log contains "computer"
+    And the target log contains "failed"
+    And the target log contains "output_limit_exceeded"
+
+  @core @CM-21.4
+  Scenario: OPENCLAW_DEBUG_MODEL_PAYLOAD=tools logs exec, wait and the direct-only tool but no hidden tool
+    Given the tool:
+      """json
+      {"name": "computer", "source": "core", "description": "Control the computer screen.", "directOnly": true}
+      """
+    And the target environment has "OPENCLAW_DEBUG_MODEL_PAYLOAD" set to "tools"
+    When a turn starts
+    Then the model-visible tools are "exec, wait, computer"
+    And the target log contains "exec"
+    And the target log contains "wait"
+    And the target log contains "computer"
+    And the target log does not contain "shipping_list"
+
+  @core @CM-21.9 @CM-21.4
+  Scenario: OPENCLAW_DEBUG_MODEL_PAYLOAD=names does not log the model-visible tools
+    Given the tool:
+      """json
+      {"name": "computer", "source": "core", "description": "Control the computer screen.", "directOnly": true}
+      """
+    And the target environment has "OPENCLAW_DEBUG_MODEL_PAYLOAD" set to "names"
+    When a turn starts
+    Then the model-visible tools are "exec, wait, computer"
+    And the target log does not contain "computer"
+
+  @typescript @CM-21.9 @CM-21.2
+  Scenario: Without OPENCLAW_DEBUG_CODE_MODE no code-mode debug line is logged
+    When a turn starts
+    And the model calls exec in typescript with:
+      """ts
+      const flag: boolean = true;
+      return flag;
+      """
+    Then the result value is true
+    And the target log does not contain "code mode typescript transform loaded"
+
+  @core @CM-21.7
+  Scenario: Debug logs redact the API key, credential headers, cookies, tokens and secrets that a cell repeats
+    Given the target environment has "OPENCLAW_DEBUG_CODE_MODE" set to "1"
+    And the target environment has "OPENCLAW_DEBUG_MODEL_TRANSPORT" set to "1"
+    And the target environment has "OPENCLAW_DEBUG_MODEL_PAYLOAD" set to "full-redacted"
+    And the target environment has "OPENCLAW_DEBUG_SSE" set to "peek"
+    And the config also has:
+      """json
+      {"models": {"providers": {"openai": {
+        "apiKey": "sk-cm-secret-7702",
+        "clientSecret": "cm-client-secret-4410",
+        "headers": {
+          "Authorization": "Bearer cm-bearer-secret-1184",
+          "X-Api-Key": "cm-header-secret-3318",
+          "X-Auth-Token": "cm-token-secret-2291",
+          "Cookie": "session=cm-cookie-secret-5521"
+        }
+      }}}}
+      """
+    When a turn starts
+    And the model calls exec with:
+      """js
+      return ["sk-cm-secret-7702", "cm-client-secret-4410", "cm-bearer-secret-1184", "cm-header-secret-3318", "cm-token-secret-2291", "session=cm-cookie-secret-5521"].length;
+      """
+    Then the result value is 6
+    And the target log does not contain "sk-cm-secret-7702"
+    And the target log does not contain "cm-client-secret-4410"
+    And the target log does not contain "cm-bearer-secret-1184"
+    And the target log does not contain "cm-header-secret-3318"
+    And the target log does not contain "cm-token-secret-2291"
+    And the target log does not contain "cm-cookie-secret-5521"

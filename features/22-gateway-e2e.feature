@@ -433,3 +433,33 @@ Feature: Gateway, transcripts and the end-to-end plan
     Then the result status is "completed"
     And the result value is 21
     And the tool "weather" was called 2 times
+
+  @e2e @CM-22.1
+  Scenario: The session transcript keeps the text and the details of every tool result
+    Given code mode is enabled
+    And the catalog "basic"
+    And the tool:
+      """json
+      {"name": "computer", "source": "core", "description": "Control the computer screen.", "directOnly": true,
+       "parameters": {"type": "object", "required": ["action"], "properties": {"action": {"type": "string"}}},
+       "behavior": {"returns": {"done": true}}}
+      """
+    When a turn starts
+    And the model calls "computer" with:
+      """json
+      {"action": "screenshot"}
+      """
+    And the model calls exec with:
+      """js
+      return 7;
+      """
+    Then the result value is 7
+    And the transcript of the session includes:
+      """json
+      [
+        {"type": "tool_call", "name": "computer", "arguments": {"action": "screenshot"}},
+        {"type": "tool_result", "name": "computer", "text": "{\"done\":true}", "details": {"done": true}},
+        {"type": "tool_call", "name": "exec", "arguments": {"code": "return 7;"}},
+        {"type": "tool_result", "name": "exec", "text": "{\n  \"status\": \"completed\",\n  \"value\": 7,\n  \"output\": [],\n  \"replaySafe\": false,\n  \"telemetry\": {\n    \"catalogSize\": 4,\n    \"sources\": {\n      \"openclaw\": 3,\n      \"mcp\": 0,\n      \"client\": 1\n    },\n    \"searchCount\": 0,\n    \"describeCount\": 0,\n    \"callCount\": 0,\n    \"visibleTools\": [\n      \"exec\",\n      \"wait\",\n      \"computer\"\n    ]\n  }\n}", "details": {"status": "completed", "value": 7}}
+      ]
+      """

@@ -259,7 +259,7 @@ Feature: Swarm orchestration globals
       """
     And the tool "sessions_spawn" was not called
 
-  @core @CM-23.5
+  @core @CM-23.5 @CM-23.8
   Scenario: agents.run needs a sessions_spawn entry in the run catalog
     Given the config also has:
       """json
@@ -323,7 +323,7 @@ Feature: Swarm orchestration globals
     And the tool "sessions_spawn" was called 3 times
     And the trajectory shows "sessions_spawn" under the exec call
 
-  @e2e @CM-23.6
+  @e2e @CM-23.6 @CM-23.7
   Scenario: agents.run with a schema resolves to the parsed structured answer
     Given the config also has:
       """json
@@ -450,7 +450,7 @@ Feature: Swarm orchestration globals
     And the model calls wait
     Then the result value is "late summary"
 
-  @e2e @CM-8.12 @CM-8.11 @CM-9.5
+  @e2e @CM-8.12 @CM-8.11 @CM-9.5 @CM-23.6
   Scenario: A restart-safe sub-agent run suspends first on its agentSpawn and then on its agentWait request
     Given the config also has:
       """json
@@ -485,3 +485,85 @@ Feature: Swarm orchestration globals
     When the model calls wait
     Then the result value is "restart-safe summary"
     And the tool "sessions_spawn" was called 1 times
+
+  @core @CM-23.9
+  Scenario: phase and log add no pending tool call and no output when the run suspends
+    Given code mode is configured as:
+      """json
+      {"enabled": true, "timeoutMs": 400}
+      """
+    And the config also has:
+      """json
+      {"tools": {"swarm": true}}
+      """
+    And the tool "weather" is held until released
+    When a turn starts
+    And the model calls exec with:
+      """js
+      phase("Forecast");
+      log("asking for the weather");
+      const sky = await tools.callValue("weather", { city: "Oslo" });
+      log("got " + sky.temp);
+      return sky.temp;
+      """
+    Then the result is waiting with reason "pending_tools"
+    And the result pending tool calls are:
+      """json
+      [{"id": "bridge:callValue:1", "method": "callValue"}]
+      """
+    And the result output is:
+      """json
+      []
+      """
+    When the tool "weather" is released
+    And the model calls wait
+    Then the result value is 21
+    And the result output is:
+      """json
+      []
+      """
+
+  @e2e @CM-23.8
+  Scenario: Sub-agent spawns count as tool calls in telemetry
+    Given the config also has:
+      """json
+      {"tools": {"swarm": true}}
+      """
+    And sub-agents answer "done"
+    When a turn starts
+    And the model calls exec with:
+      """js
+      await agents.run("First task");
+      await agents.run("Second task");
+      return "ok";
+      """
+    Then the result value is "ok"
+    And the telemetry includes:
+      """json
+      {"callCount": 2, "searchCount": 0, "describeCount": 0}
+      """
+    And the tool "sessions_spawn" was called 2 times
+
+  @e2e @CM-23.8
+  Scenario: Aborting the agent run ends a pending sub-agent spawn
+    Given code mode is configured as:
+      """json
+      {"enabled": true, "timeoutMs": 2000}
+      """
+    And the config also has:
+      """json
+      {"tools": {"swarm": true}}
+      """
+    And sub-agents answer "too late"
+    And the tool "sessions_spawn" is held until released
+    And a turn starts
+    And the turn will be aborted in 300 ms
+    When the model calls exec with:
+      """js
+      return await agents.run("Summarise errors");
+      """
+    Then the result fails with code "timeout"
+    And the result error is "code mode execution aborted"
+    When the tool "sessions_spawn" is released
+    And 100 ms pass
+    Then the tool "sessions_spawn" was not called

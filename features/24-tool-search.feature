@@ -168,6 +168,44 @@ Feature: Tool Search
       | {"mode": "tools", "maxSearchLimit": 2}       | {"query": "report", "limit": 40}           | 2 | [{"id": "openclaw:core:alpha_report"}, {"id": "openclaw:core:beta_report"}]                            |
       | {"mode": "tools"}                            | {"query": "report", "limit": 1}            | 1 | [{"id": "openclaw:core:alpha_report"}]                                                                 |
       | {"mode": "tools"}                            | {"query": "report", "options": {"limit": 2}} | 2 | [{"id": "openclaw:core:alpha_report"}, {"id": "openclaw:core:beta_report"}]                          |
+      | {"mode": "tools", "searchDefaultLimit": 1}   | {"query": "report", "limit": null}         | 1 | [{"id": "openclaw:core:alpha_report"}]                                                                 |
+      | {"mode": "tools"}                            | {"query": "report", "limit": null, "options": {"limit": 2}} | 2 | [{"id": "openclaw:core:alpha_report"}, {"id": "openclaw:core:beta_report"}]           |
+
+  @tool-search @CM-24.4
+  Scenario Outline: Tool Search: tools.toolSearch <value> resolves the mode to code
+    Given the catalog "basic"
+    And tool search is configured as:
+      """json
+      <value>
+      """
+    When a turn starts
+    Then the model-visible tools are "read, tool_search_code"
+
+    Examples:
+      | value                 |
+      | {"enabled": true}     |
+      | {"mode": "bogus"}     |
+      | {"mode": "Directory"} |
+      | {"mode": 3}           |
+      | {"mode": null}        |
+
+  @tool-search @CM-24.5 @timing
+  Scenario: Tool Search: a codeTimeoutMs below the range is clamped up to 1000 ms
+    Given tool search is configured as:
+      """json
+      {"mode": "code", "codeTimeoutMs": 5}
+      """
+    And the catalog "basic"
+    When a turn starts
+    And the model calls "tool_search_code" with:
+      """json
+      {"code": "const started = Date.now();\nwhile (Date.now() - started < 300) {}\nreturn \"finished\";"}
+      """
+    Then the tool result is not flagged as an error
+    And the tool result details at "$.value" are:
+      """json
+      "finished"
+      """
 
   # Which surface applies
 
@@ -344,7 +382,7 @@ Feature: Tool Search
 
   # The surface
 
-  @tool-search @CM-24.7 @CM-24.8 @CM-24.9 @CM-24.10
+  @tool-search @CM-24.7 @CM-24.8 @CM-24.9 @CM-24.10 @CM-24.4
   Scenario: Tool Search: mode tools shows the kept tools in effective-tool order, then the three controls
     Given tool search is configured as:
       """json
@@ -468,7 +506,7 @@ Feature: Tool Search
       }
       """
 
-  @tool-search @CM-24.12
+  @tool-search @CM-24.12 @CM-24.13
   Scenario: Tool Search: the controls come after policy, and host tools named like a control are dropped
     Given tool search is configured as:
       """json
@@ -529,6 +567,51 @@ Feature: Tool Search
     Then the tool result details include:
       """json
       {"status": "error", "tool": "tool_describe"}
+      """
+
+  @tool-search @CM-24.12 @CM-24.13
+  Scenario: Tool Search: host tools named tool_search or tool_describe are neither visible nor cataloged
+    Given tool search is configured as:
+      """json
+      {"mode": "tools"}
+      """
+    And the catalog "basic"
+    And the tools:
+      """json
+      [
+        {"name": "tool_describe", "source": "core", "description": "Describe anything.", "directOnly": true},
+        {"name": "tool_search", "source": "plugin", "owner": "finder", "description": "Find tools."}
+      ]
+      """
+    When a turn starts
+    Then the model-visible tools are "read, tool_search, tool_describe, tool_call"
+    And the "tool_describe" tool description is:
+      """text
+      Load the full schema and metadata for one search result when its input is not already clear.
+      """
+    When the model calls "tool_describe" with:
+      """json
+      {"id": "openclaw:finder:tool_search"}
+      """
+    Then the tool result details are:
+      """json
+      {
+        "status": "error",
+        "tool": "tool_describe",
+        "error": "Unknown tool id: openclaw:finder:tool_search. Did you mean: read, shipping_list, weather? Use tool_search to find a tool, tool_describe to inspect it, then tool_call with the exact id or name."
+      }
+      """
+    When the model calls "tool_describe" with:
+      """json
+      {"id": "tool_describe"}
+      """
+    Then the tool result details are:
+      """json
+      {
+        "status": "error",
+        "tool": "tool_describe",
+        "error": "Unknown tool id: tool_describe. Use tool_search to find a tool, tool_describe to inspect it, then tool_call with the exact id or name."
+      }
       """
 
   # The catalog
@@ -604,7 +687,7 @@ Feature: Tool Search
       }
       """
 
-  @tool-search @CM-24.13 @CM-24.14 @CM-24.21 @CM-24.24 @CM-24.30
+  @tool-search @CM-24.13 @CM-24.14 @CM-24.21 @CM-24.24 @CM-24.30 @CM-24.28
   Scenario: Tool Search: MCP tools are searchable and describable through the controls
     Given tool search is configured as:
       """json
@@ -716,6 +799,64 @@ Feature: Tool Search
       }
       """
     And the tool "create_issue" was not called
+
+  @tool-search @CM-24.13 @CM-24.24
+  Scenario: Tool Search: exact matches that are not scored come in catalog order
+    Given tool search is configured as:
+      """json
+      {"mode": "tools"}
+      """
+    And the tools:
+      """json
+      [
+        {"name": "the", "source": "client", "owner": "app", "description": "A client tool named like a stopword."},
+        {"name": "the", "source": "plugin", "owner": "zeta", "description": "A plugin tool named like a stopword."},
+        {"name": "the", "source": "core", "description": "A core tool named like a stopword."}
+      ]
+      """
+    When a turn starts
+    And the model calls "tool_search" with:
+      """json
+      {"query": "the"}
+      """
+    Then the tool result details include:
+      """json
+      [{"id": "openclaw:core:the"}, {"id": "openclaw:zeta:the"}, {"id": "client:app:the"}]
+      """
+
+  @tool-search @CM-24.21
+  Scenario: Tool Search: an MCP utility entry names its configured server, its safe owner and its utility
+    Given tool search is configured as:
+      """json
+      {"mode": "tools"}
+      """
+    And the MCP server "my docs" with tools:
+      """json
+      [{"name": "get_page", "description": "Get a page."}]
+      """
+    And the MCP server "my docs" also offers resources:
+      """json
+      [{"uri": "memo://one", "name": "One", "text": "hello"}]
+      """
+    When a turn starts
+    And the model calls "tool_describe" with:
+      """json
+      {"id": "mcp:my-docs:resources_list"}
+      """
+    Then the tool result details are:
+      """json
+      {
+        "id": "mcp:my-docs:resources_list",
+        "source": "mcp",
+        "sourceName": "my-docs",
+        "mcp": {"serverName": "my docs", "safeServerName": "my-docs", "toolName": "resources_list", "operation": "resources_list"},
+        "name": "my-docs__resources_list",
+        "label": "List MCP resources",
+        "description": "List resources advertised by MCP server \"my docs\". Resource contents are untrusted server output.",
+        "input": "unknown",
+        "parameters": {"type": "object", "properties": {}}
+      }
+      """
 
   # Results, entries and tool_search
 
@@ -870,6 +1011,7 @@ Feature: Tool Search
       | case                    | args                                                  |
       | both query and queries  | {"query": "weather", "queries": [{"query": "read"}]} |
       | neither                 | {"limit": 3}                                          |
+      | a null query and queries | {"query": null, "queries": [{"query": "read"}]}      |
 
   @tool-search @CM-24.20 @CM-24.23
   Scenario: Tool Search: a limit that is not a positive integer is refused
@@ -1005,6 +1147,264 @@ Feature: Tool Search
       """
     And the tool result text is the pretty JSON of its details
 
+  @tool-search @CM-24.20 @CM-24.23
+  Scenario Outline: Tool Search: a query <query> that is not a string is refused
+    Given tool search is configured as:
+      """json
+      {"mode": "tools"}
+      """
+    And the catalog "basic"
+    When a turn starts
+    And the model calls "tool_search" with:
+      """json
+      {"query": <query>}
+      """
+    Then the tool result details are:
+      """json
+      {"status": "error", "tool": "tool_search", "error": "query must be a string."}
+      """
+
+    Examples:
+      | query       |
+      | 7           |
+      | null        |
+      | ["weather"] |
+
+  @tool-search @CM-24.24
+  Scenario: Tool Search: only OpenClaw entries are found by their parameter text
+    Given tool search is configured as:
+      """json
+      {"mode": "tools"}
+      """
+    And the tools:
+      """json
+      [
+        {"name": "alpha", "source": "core", "description": "First tool.",
+         "parameters": {"type": "object", "properties": {"zebra": {"type": "string", "description": "Stripe pattern."}}}},
+        {"name": "beta", "source": "client", "description": "Second tool.",
+         "parameters": {"type": "object", "properties": {"zebra": {"type": "string", "description": "Stripe pattern."}}}}
+      ]
+      """
+    And the MCP server "zoo" with tools:
+      """json
+      [{"name": "gamma", "description": "Third tool.",
+        "inputSchema": {"type": "object", "properties": {"zebra": {"type": "string", "description": "Stripe pattern."}}}}]
+      """
+    When a turn starts
+    And the model calls "tool_search" with:
+      """json
+      {"query": "zebra stripe"}
+      """
+    Then the tool result details include:
+      """json
+      [{"id": "openclaw:core:alpha"}]
+      """
+
+  @tool-search @CM-24.24
+  Scenario: Tool Search: MCP entries count as documents when a single search ranks the catalog
+    Given tool search is configured as:
+      """json
+      {"mode": "tools"}
+      """
+    And the tools:
+      """json
+      [
+        {"name": "aaa", "source": "core", "description": "qux pad pad pad pad pad pad pad pad pad pad pad pad pad pad pad pad pad pad"},
+        {"name": "bbb", "source": "core", "description": "zap"},
+        {"name": "ccc", "source": "core", "description": "zap"}
+      ]
+      """
+    And the MCP server "srv" with tools:
+      """json
+      [
+        {"name": "mirror_one", "description": "Mirror."},
+        {"name": "mirror_two", "description": "Mirror."},
+        {"name": "mirror_three", "description": "Mirror."},
+        {"name": "mirror_four", "description": "Mirror."},
+        {"name": "mirror_five", "description": "Mirror."},
+        {"name": "mirror_six", "description": "Mirror."},
+        {"name": "mirror_seven", "description": "Mirror."},
+        {"name": "mirror_eight", "description": "Mirror."}
+      ]
+      """
+    When a turn starts
+    And the model calls "tool_search" with:
+      """json
+      {"query": "qux zap"}
+      """
+    Then the tool result details include:
+      """json
+      [{"id": "openclaw:core:bbb"}, {"id": "openclaw:core:ccc"}, {"id": "openclaw:core:aaa"}]
+      """
+
+  @tool-search @CM-24.26
+  Scenario: Tool Search: a batch collapses white space in descriptions and trims a cut description before its ellipsis
+    Given tool search is configured as:
+      """json
+      {"mode": "tools"}
+      """
+    And the tools:
+      """json
+      [
+        {"name": "spaced_tool", "source": "core", "description": "  Write   a\n\treport   now.  "},
+        {"name": "padded_tool", "source": "core", "description": "ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab "}
+      ]
+      """
+    When a turn starts
+    And the model calls "tool_search" with:
+      """json
+      {"queries": [{"query": "spaced"}, {"query": "padded"}]}
+      """
+    Then the tool result details at "$.results[0].candidates[0].description" are:
+      """json
+      "Write a report now."
+      """
+    And the tool result details at "$.results[1].candidates[0].description" are:
+      """json
+      "ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab..."
+      """
+    And the tool result details include:
+      """json
+      {"truncated": "<absent>"}
+      """
+
+  @tool-search @CM-24.26
+  Scenario: Tool Search: a batch drops a candidate whose id, source, name and input exceed 2000 characters
+    Given tool search is configured as:
+      """json
+      {"mode": "tools"}
+      """
+    And the tools:
+      """json
+      [
+        {"name": "long_lllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllll", "source": "core", "description": "Zebra crossing survey."},
+        {"name": "short_tool", "source": "core", "description": "Zebra crossing survey."}
+      ]
+      """
+    When a turn starts
+    And the model calls "tool_search" with:
+      """json
+      {"queries": [{"query": "zebra crossing"}, {"query": "short"}]}
+      """
+    Then the tool result details include:
+      """json
+      {
+        "results": [
+          {"query": "zebra crossing", "candidates": [{"id": "openclaw:core:short_tool"}], "truncated": true},
+          {"query": "short", "candidates": [{"id": "openclaw:core:short_tool"}], "truncated": "<absent>"}
+        ],
+        "truncated": true
+      }
+      """
+
+  @tool-search @CM-24.26
+  Scenario: Tool Search: a batch keeps sourceName, label and output of a candidate only while they fit in 2000 characters
+    Given tool search is configured as:
+      """json
+      {"mode": "tools"}
+      """
+    And the tools:
+      """json
+      [
+        {"name": "wide_wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww", "source": "core", "label": "Wide", "description": "Zebra crossing survey.",
+         "outputSchema": {"type": "object", "required": ["ok"], "properties": {"ok": {"type": "boolean"}}, "additionalProperties": false}}
+      ]
+      """
+    When a turn starts
+    And the model calls "tool_describe" with:
+      """json
+      {"id": "openclaw:core:wide_wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"}
+      """
+    Then the tool result details include:
+      """json
+      {"sourceName": "core", "label": "Wide", "input": "{}", "output": "{ ok: boolean }"}
+      """
+    When the model calls "tool_search" with:
+      """json
+      {"queries": [{"query": "zebra crossing"}]}
+      """
+    Then the tool result details at "$.results[0].candidates[0]" include:
+      """json
+      {"sourceName": "core", "label": "Wide", "input": "{}", "description": "Zebra crossing survey.", "output": "<absent>"}
+      """
+    And the tool result details include:
+      """json
+      {"results": [{"query": "zebra crossing", "truncated": "<absent>"}], "truncated": "<absent>"}
+      """
+
+  @tool-search @CM-24.26
+  Scenario: Tool Search: a batch over 4000 characters drops from the result whose last candidate is longer, then from the first result
+    Given tool search is configured as:
+      """json
+      {"mode": "tools"}
+      """
+    And the tools:
+      """json
+      [
+        {"name": "alpha_01", "source": "core", "description": "Prepare the quarterly statement of accounts for every subsidiary, with tables, charts, commentary, footnotes, appendices, reconciliations, forecasts and an executive summary for the board of directors."},
+        {"name": "alpha_02", "source": "core", "description": "Prepare the quarterly statement of accounts for every subsidiary, with tables, charts, commentary, footnotes, appendices, reconciliations, forecasts and an executive summary for the board of directors."},
+        {"name": "alpha_03", "source": "core", "description": "Prepare the quarterly statement of accounts for every subsidiary, with tables, charts, commentary, footnotes, appendices, reconciliations, forecasts and an executive summary for the board of directors."},
+        {"name": "alpha_04", "source": "core", "description": "Prepare the quarterly statement of accounts for every subsidiary, with tables, charts, commentary, footnotes, appendices, reconciliations, forecasts and an executive summary for the board of directors."},
+        {"name": "alpha_05", "source": "core", "description": "Prepare the quarterly statement of accounts for every subsidiary, with tables, charts, commentary, footnotes, appendices, reconciliations, forecasts and an executive summary for the board of directors."},
+        {"name": "gamma_01", "source": "core", "description": "Prepare the quarterly statement of accounts for every subsidiary, with tables, charts, commentary, footnotes, appendices, reconciliations, forecasts and an executive summary for the board of directors."},
+        {"name": "gamma_02", "source": "core", "description": "Prepare the quarterly statement of accounts for every subsidiary, with tables, charts, commentary, footnotes, appendices, reconciliations, forecasts and an executive summary for the board of directors."},
+        {"name": "gamma_03", "source": "core", "description": "Prepare the quarterly statement of accounts for every subsidiary, with tables, charts, commentary, footnotes, appendices, reconciliations, forecasts and an executive summary for the board of directors."},
+        {"name": "gamma_04", "source": "core", "description": "Prepare the quarterly statement of accounts for every subsidiary, with tables, charts, commentary, footnotes, appendices, reconciliations, forecasts and an executive summary for the board of directors."},
+        {"name": "gamma_05", "source": "core", "description": "Prepare the quarterly statement of accounts for every subsidiary, with tables, charts, commentary, footnotes, appendices, reconciliations, forecasts and an executive summary for the board of directors."},
+        {"name": "delta_01", "source": "core", "description": "Prepare the quarterly statement of accounts for every subsidiary, with tables, charts, commentary, footnotes, appendices, reconciliations, forecasts and an executive summary for the board of directors."},
+        {"name": "delta_02", "source": "core", "description": "Prepare the quarterly statement of accounts for every subsidiary, with tables, charts, commentary, footnotes, appendices, reconciliations, forecasts and an executive summary for the board of directors."},
+        {"name": "delta_03", "source": "core", "description": "Prepare the quarterly statement of accounts for every subsidiary, with tables, charts, commentary, footnotes, appendices, reconciliations, forecasts and an executive summary for the board of directors."},
+        {"name": "delta_04", "source": "core", "description": "Prepare the quarterly statement of accounts for every subsidiary, with tables, charts, commentary, footnotes, appendices, reconciliations, forecasts and an executive summary for the board of directors."},
+        {"name": "delta_05_wide", "source": "core", "description": "Prepare the quarterly statement of accounts for every subsidiary, with tables, charts, commentary, footnotes, appendices, reconciliations, forecasts and an executive summary for the board of directors."}
+      ]
+      """
+    When a turn starts
+    And the model calls "tool_search" with:
+      """json
+      {"queries": [{"query": "alpha", "limit": 5}, {"query": "gamma", "limit": 5}]}
+      """
+    Then the tool result details include:
+      """json
+      {
+        "results": [
+          {
+            "query": "alpha",
+            "candidates": [{"id": "openclaw:core:alpha_01"}, {"id": "openclaw:core:alpha_02"}, {"id": "openclaw:core:alpha_03"}, {"id": "openclaw:core:alpha_04"}],
+            "truncated": true
+          },
+          {
+            "query": "gamma",
+            "candidates": [{"id": "openclaw:core:gamma_01"}, {"id": "openclaw:core:gamma_02"}, {"id": "openclaw:core:gamma_03"}, {"id": "openclaw:core:gamma_04"}, {"id": "openclaw:core:gamma_05"}],
+            "truncated": "<absent>"
+          }
+        ],
+        "truncated": true
+      }
+      """
+    When the model calls "tool_search" with:
+      """json
+      {"queries": [{"query": "alpha", "limit": 5}, {"query": "delta", "limit": 5}]}
+      """
+    Then the tool result details include:
+      """json
+      {
+        "results": [
+          {
+            "query": "alpha",
+            "candidates": [{"id": "openclaw:core:alpha_01"}, {"id": "openclaw:core:alpha_02"}, {"id": "openclaw:core:alpha_03"}, {"id": "openclaw:core:alpha_04"}, {"id": "openclaw:core:alpha_05"}],
+            "truncated": "<absent>"
+          },
+          {
+            "query": "delta",
+            "candidates": [{"id": "openclaw:core:delta_01"}, {"id": "openclaw:core:delta_02"}, {"id": "openclaw:core:delta_03"}, {"id": "openclaw:core:delta_04"}],
+            "truncated": true
+          }
+        ],
+        "truncated": true
+      }
+      """
+    And the tool result text is the pretty JSON of its details
+
   # tool_describe
 
   @tool-search @CM-24.27 @CM-24.20
@@ -1024,7 +1424,7 @@ Feature: Tool Search
       {"status": "error", "tool": "tool_describe", "error": "id must be a non-empty string."}
       """
 
-  @tool-search @CM-24.27
+  @tool-search @CM-24.27 @CM-24.28
   Scenario: Tool Search: tool_describe trims the id
     Given tool search is configured as:
       """json
@@ -1095,9 +1495,90 @@ Feature: Tool Search
     And the tool result text is the pretty JSON of its details
     And the tool result is flagged as an error
 
+  @tool-search @CM-24.27
+  Scenario Outline: Tool Search: tool_describe reads the id from <form>
+    Given tool search is configured as:
+      """json
+      {"mode": "tools"}
+      """
+    And the catalog "basic"
+    When a turn starts
+    And the model calls "tool_describe" with:
+      """json
+      <args>
+      """
+    Then the tool result details include:
+      """json
+      {"id": "openclaw:core:weather", "name": "weather"}
+      """
+
+    Examples:
+      | form                    | args                                            |
+      | toolId                  | {"toolId": "weather"}                           |
+      | toolId when id is null  | {"id": null, "toolId": "weather"}               |
+      | name                    | {"name": "weather"}                             |
+      | name when the others are null | {"id": null, "toolId": null, "name": "weather"} |
+
+  @tool-search @CM-24.20 @CM-24.27
+  Scenario Outline: Tool Search: tool_describe refuses <case>
+    Given tool search is configured as:
+      """json
+      {"mode": "tools"}
+      """
+    And the catalog "basic"
+    When a turn starts
+    And the model calls "tool_describe" with:
+      """json
+      <args>
+      """
+    Then the tool result details are:
+      """json
+      {"status": "error", "tool": "tool_describe", "error": "id must be a non-empty string."}
+      """
+
+    Examples:
+      | case                     | args                        |
+      | an id that is no string  | {"id": 5}                   |
+      | arguments without an id  | {}                          |
+      | an empty toolId          | {"toolId": ""}              |
+
+  @tool-search @CM-24.30
+  Scenario: Tool Search: tool_describe gives an outputSchema only for OpenClaw entries
+    Given tool search is configured as:
+      """json
+      {"mode": "tools"}
+      """
+    And the tools:
+      """json
+      [{"name": "pick_color", "source": "client", "description": "Pick a color.",
+        "outputSchema": {"type": "object", "properties": {"hue": {"type": "string"}}}}]
+      """
+    And the MCP server "docs" with tools:
+      """json
+      [{"name": "get_page", "description": "Get a page.",
+        "outputSchema": {"type": "object", "properties": {"title": {"type": "string"}}}}]
+      """
+    When a turn starts
+    And the model calls "tool_describe" with:
+      """json
+      {"id": "pick_color"}
+      """
+    Then the tool result details are:
+      """json
+      {"id": "client:client:pick_color", "source": "client", "sourceName": "client", "name": "pick_color", "description": "Pick a color.", "input": "unknown", "parameters": {"type": "object", "properties": {}}}
+      """
+    When the model calls "tool_describe" with:
+      """json
+      {"id": "mcp:docs:get_page"}
+      """
+    Then the tool result details include:
+      """json
+      {"id": "mcp:docs:get_page", "parameters": {"type": "object", "properties": {}}, "outputSchema": "<absent>"}
+      """
+
   # tool_call
 
-  @tool-search @CM-24.24 @CM-24.30 @CM-24.31 @CM-24.34 @CM-24.35 @CM-24.37
+  @tool-search @CM-24.24 @CM-24.30 @CM-24.31 @CM-24.34 @CM-24.35 @CM-24.37 @CM-24.43
   Scenario: Tool Search: search, describe and call a tool of the catalog
     Given tool search is configured as:
       """json
@@ -1177,6 +1658,9 @@ Feature: Tool Search
       | a dotted args member          | {"id": "weather", "args": {"city": "Oslo"}, "args.units": "c"}         | {"city": "Oslo", "units": "c"}             |
       | flattened arguments           | {"id": "openclaw:core:weather", "city": "Tromsø"}                      | {"city": "Tromsø"}                         |
       | a name that is no selector    | {"id": "weather", "city": "Oslo", "name": "not a tool"}                | {"city": "Oslo", "name": "not a tool"}     |
+      | null args beside input        | {"id": "weather", "args": null, "input": {"city": "Bergen"}}           | {"city": "Bergen"}                         |
+      | a toolId and args             | {"toolId": "weather", "args": {"city": "Oslo"}}                        | {"city": "Oslo"}                           |
+      | a dotted member the args have | {"id": "weather", "args": {"city": "Oslo"}, "args.city": "Bergen"}     | {"city": "Oslo"}                           |
 
   @tool-search @CM-24.32 @CM-24.20
   Scenario: Tool Search: flattened selectors that name two tools are ambiguous
@@ -1392,6 +1876,92 @@ Feature: Tool Search
       {"status": "error", "tool": "tool_call", "error": "Tool \"openclaw:core:status_check\" has an invalid outputSchema."}
       """
     And the tool "status_check" was not called
+
+  @tool-search @CM-24.32
+  Scenario: Tool Search: flattened selectors stay out of the tool input and other members reach it
+    Given tool search is configured as:
+      """json
+      {"mode": "tools"}
+      """
+    And the catalog "basic"
+    When a turn starts
+    And the model calls "tool_call" with:
+      """json
+      {"name": "weather", "id": "abc", "args": null, "input": null, "city": "Oslo", "args.units": "c"}
+      """
+    Then the tool "weather" was last called with:
+      """json
+      {"city": "Oslo", "units": "c", "id": "abc", "name": "<absent>", "args": "<absent>", "input": "<absent>"}
+      """
+    And the tool result details at "$.tool.id" are:
+      """json
+      "openclaw:core:weather"
+      """
+
+  @tool-search @CM-24.32 @CM-24.20
+  Scenario: Tool Search: flattened arguments without a selector take the target id from the first present member
+    Given tool search is configured as:
+      """json
+      {"mode": "tools"}
+      """
+    And the catalog "basic"
+    When a turn starts
+    And the model calls "tool_call" with:
+      """json
+      {"id": null, "toolId": "weather_now", "name": "forecast", "city": "Oslo"}
+      """
+    Then the tool result details are:
+      """json
+      {
+        "status": "error",
+        "tool": "tool_call",
+        "error": "Unknown tool id: weather_now. Did you mean: weather? Use tool_search to find a tool, tool_describe to inspect it, then tool_call with the exact id or name."
+      }
+      """
+    And the tool "weather" was not called
+
+  @tool-search @CM-24.34
+  Scenario: Tool Search: a tool the policy denies cannot be reached through tool_call
+    Given tool search is configured as:
+      """json
+      {"mode": "tools"}
+      """
+    And the catalog "basic"
+    And the tool policy denies "weather"
+    When a turn starts
+    And the model calls "tool_call" with:
+      """json
+      {"id": "openclaw:core:weather", "args": {"city": "Oslo"}}
+      """
+    Then the tool result details include:
+      """json
+      {"status": "error", "tool": "tool_call"}
+      """
+    And the tool result is flagged as an error
+    And the tool "weather" was not called
+
+  @tool-search @CM-24.37
+  Scenario: Tool Search: a tool result without details gives a result without details
+    Given tool search is configured as:
+      """json
+      {"mode": "tools"}
+      """
+    And the catalog "basic"
+    And the tool "weather" returns the text "cloudy"
+    When a turn starts
+    And the model calls "tool_call" with:
+      """json
+      {"id": "weather", "args": {"city": "Oslo"}}
+      """
+    Then the tool result details are:
+      """json
+      {
+        "tool": {"id": "openclaw:core:weather", "source": "openclaw", "sourceName": "core", "name": "weather", "description": "Current weather and forecast for a city.", "input": "{ city: string }"},
+        "result": {"content": [{"type": "text", "text": "cloudy"}]}
+      }
+      """
+    And the tool result text is the pretty JSON of its details
+    And the tool result is not flagged as an error
 
   # tool_search_code
 
@@ -1634,3 +2204,158 @@ Feature: Tool Search
       """json
       {"catalogSize": 4, "sources": {"openclaw": 3, "mcp": 0, "client": 1}, "counterScope": "<string>", "searchCount": 2, "describeCount": 1, "callCount": 1}
       """
+
+  @tool-search @CM-24.40
+  Scenario: Tool Search: tool_search_code searches with a numeric options.limit or the default limit
+    Given tool search is configured as:
+      """json
+      {"mode": "code", "searchDefaultLimit": 2}
+      """
+    And the tools:
+      """json
+      [
+        {"name": "alpha_report", "source": "core", "description": "Write a report."},
+        {"name": "beta_report", "source": "core", "description": "Write a report."},
+        {"name": "gamma_report", "source": "core", "description": "Write a report."}
+      ]
+      """
+    When a turn starts
+    And the model calls "tool_search_code" with:
+      """json
+      {"code": "const count = async (options) => (await openclaw.tools.search(\"report\", options)).length;\nreturn [await count(), await count({ limit: 1 }), await count({ limit: 3 })];"}
+      """
+    Then the tool result details at "$.value" are:
+      """json
+      [2, 1, 3]
+      """
+
+  @tool-search @CM-24.40
+  Scenario: Tool Search: tool_search_code calls a tool with {} when args are omitted
+    Given tool search is configured as:
+      """json
+      {"mode": "code"}
+      """
+    And the tool:
+      """json
+      {"name": "inspect", "source": "core", "description": "Echo the input.", "behavior": {"echo": true}}
+      """
+    When a turn starts
+    And the model calls "tool_search_code" with:
+      """json
+      {"code": "const r = await openclaw.tools.call(\"inspect\");\nreturn r.result.details;"}
+      """
+    Then the tool result details at "$.value" are:
+      """json
+      {}
+      """
+    And the tool "inspect" was called 1 time
+
+  @tool-search @CM-24.40 @CM-24.41
+  Scenario: Tool Search: tool_search_code calls started with catch or finally run before the result
+    Given tool search is configured as:
+      """json
+      {"mode": "code"}
+      """
+    And the catalog "basic"
+    When a turn starts
+    And the model calls "tool_search_code" with:
+      """json
+      {"code": "openclaw.tools.call(\"weather\", { city: \"Bergen\" }).catch(() => console.log(\"failed\"));\nopenclaw.tools.call(\"read\", { path: \"notes.txt\" }).finally(() => console.log(\"settled\"));\nreturn 1;"}
+      """
+    Then the tool "weather" was called 1 time
+    And the tool "read" was called 1 time
+    And the tool result details at "$.logs" are:
+      """json
+      ["settled"]
+      """
+
+  @tool-search @CM-24.40
+  Scenario Outline: Tool Search: tool_search_code refuses the code <code>
+    Given tool search is configured as:
+      """json
+      {"mode": "code"}
+      """
+    And the catalog "basic"
+    When a turn starts
+    And the model calls "tool_search_code" with:
+      """json
+      {"code": <code>}
+      """
+    Then the tool result details are:
+      """json
+      {"status": "error", "tool": "tool_search_code", "error": "code must be a non-empty string."}
+      """
+
+    Examples:
+      | code       |
+      | ""         |
+      | 5          |
+      | ["return"] |
+
+  @tool-search @CM-24.41 @CM-24.43
+  Scenario: Tool Search: a tool_search_code payload has exactly ok, value, logs and telemetry
+    Given tool search is configured as:
+      """json
+      {"mode": "code"}
+      """
+    And the catalog "basic"
+    When a turn starts
+    And the model calls "tool_search_code" with:
+      """json
+      {"code": "console.log(\"one line\");\nreturn { answer: 2 };"}
+      """
+    Then the tool result is not flagged as an error
+    And the tool result details are:
+      """json
+      {
+        "ok": true,
+        "value": {"answer": 2},
+        "logs": ["one line"],
+        "telemetry": {"catalogSize": 4, "sources": {"openclaw": 3, "mcp": 0, "client": 1}, "counterScope": "<string>", "searchCount": 0, "describeCount": 0, "callCount": 0}
+      }
+      """
+    And the tool result text is the pretty JSON of its details
+
+  @tool-search @CM-24.41 @CM-24.20
+  Scenario: Tool Search: a thrown value that is not an Error is reported as its string
+    Given tool search is configured as:
+      """json
+      {"mode": "code"}
+      """
+    And the catalog "basic"
+    When a turn starts
+    And the model calls "tool_search_code" with:
+      """json
+      {"code": "throw 42;"}
+      """
+    Then the tool result is flagged as an error
+    And the tool result details are:
+      """json
+      {"status": "error", "tool": "tool_search_code", "error": "42"}
+      """
+
+  @tool-search @CM-24.42
+  Scenario: Tool Search: tool_search_code stops at codeTimeoutMs with a call still pending
+    Given tool search is configured as:
+      """json
+      {"mode": "code", "codeTimeoutMs": 1000}
+      """
+    And the catalog "basic"
+    And the tool "weather" is held until released
+    When a turn starts
+    And the model calls "tool_search_code" with:
+      """json
+      {"code": "return await openclaw.tools.call(\"weather\", { city: \"Oslo\" });"}
+      """
+    Then the tool result details are:
+      """json
+      {"status": "error", "tool": "tool_search_code", "error": "tool_search_code timed out"}
+      """
+    And the hook saw an event including:
+      """json
+      {"toolName": "weather", "params": {"city": "Oslo"}}
+      """
+    And 1000 ms pass
+    When the tool "weather" is released
+    And 100 ms pass
+    Then the tool "weather" was not called

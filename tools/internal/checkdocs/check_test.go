@@ -121,7 +121,8 @@ func TestCheck_problems(t *testing.T) {
 			name:  "clause loses its scenario",
 			edits: []edit{{file: feature2, old: "@CM-2.1 ", new: ""}},
 			want: []string{"SPEC.md:48: clause CM-2.1 has no scenario (tag @CM-2.1 in features/*.feature) " +
-				"and no exclusion (conformance/exclusions/ch02.txt)"},
+				"and no exclusion (conformance/exclusions/ch02.txt)",
+				`SPEC.md:63: one-requirement row of CM-2.1: no scenario "Configuration: tools.codeMode is read" tagged @CM-2.1`},
 		},
 		{
 			name:  "clause loses its exclusion",
@@ -189,6 +190,10 @@ func TestCheck_problems(t *testing.T) {
 			edits: []edit{{file: spec, old: "- **CM-1.3** A target MUST NOT", new: "- **CM-1.2** A target MUST NOT"}},
 			want: []string{
 				"SPEC.md:10: clause CM-1.2 is defined twice (first on line 9)",
+				"SPEC.md:69: CM-1.3 is not a clause of SPEC.md",
+				"SPEC.md:69: listed item of CM-1.3: no such clause",
+				"SPEC.md:70: CM-1.3 is not a clause of SPEC.md",
+				"SPEC.md:70: listed item of CM-1.3: no such clause",
 				"conformance/exclusions/ch01.txt:2: exclusion CM-1.3 names no clause of SPEC.md",
 			},
 		},
@@ -198,6 +203,8 @@ func TestCheck_problems(t *testing.T) {
 			want: []string{
 				"SPEC.md:48: clause CM-1.4 has no scenario (tag @CM-1.4 in features/*.feature) and no exclusion (conformance/exclusions/ch01.txt)",
 				"SPEC.md:48: clause CM-1.4 is in chapter 2",
+				"SPEC.md:63: CM-2.1 is not a clause of SPEC.md",
+				"SPEC.md:63: one-requirement row of CM-2.1: no such clause",
 				"features/02-configuration.feature:4: scenario \"Configuration: tools.codeMode is read\": tag @CM-2.1 names no clause of SPEC.md",
 			},
 		},
@@ -211,6 +218,10 @@ func TestCheck_problems(t *testing.T) {
 			edits: []edit{{file: spec, old: "- **CM-1.3** A", new: "* **CM-1.3** A"}},
 			want: []string{
 				`SPEC.md:10: clause list item is not of the form "- **CM-<chapter>.<n>** text"`,
+				"SPEC.md:69: CM-1.3 is not a clause of SPEC.md",
+				"SPEC.md:69: listed item of CM-1.3: no such clause",
+				"SPEC.md:70: CM-1.3 is not a clause of SPEC.md",
+				"SPEC.md:70: listed item of CM-1.3: no such clause",
 				"conformance/exclusions/ch01.txt:2: exclusion CM-1.3 names no clause of SPEC.md",
 			},
 		},
@@ -409,8 +420,79 @@ func TestCheck_problems(t *testing.T) {
 		},
 		{
 			name:  "no listed items section",
-			edits: []edit{{file: "SPEC.md", old: "### F.1 Items and their scenarios", new: "### F.2 Items"}},
+			edits: []edit{{file: "SPEC.md", old: "### F.1 Items and their scenarios", new: "### F.0 Items"}},
 			want:  []string{"SPEC.md: no section F.1 (the listed items of clauses and their scenarios)"},
+		},
+
+		// Listing clauses and their one-requirement rows (SPEC.md F.2).
+		{
+			name:  "listing clause in neither table",
+			edits: []edit{{file: "SPEC.md", old: "- **CM-2.1** The implementation MUST read the configuration from `tools.codeMode`.", new: "- **CM-2.1** The implementation MUST read the configuration from `tools.codeMode`.\n- **CM-2.2** The implementation MUST read `a`, `b` and `c`."}},
+			want: []string{"SPEC.md:49: CM-2.2 lists items but is neither in section F.1 (an item per row) nor in section F.2 (one requirement)",
+				"SPEC.md:49: clause CM-2.2 has no scenario (tag @CM-2.2 in features/*.feature) and no exclusion (conformance/exclusions/ch02.txt)"},
+		},
+		{
+			name:  "serial list in prose",
+			edits: []edit{{file: "SPEC.md", old: "- **CM-2.1** The implementation MUST read the configuration from `tools.codeMode`.", new: "- **CM-2.1** The implementation MUST read the configuration from `tools.codeMode`.\n- **CM-2.2** The implementation MUST read the first, second or third thing."}},
+			want: []string{"SPEC.md:49: CM-2.2 lists items but is neither in section F.1 (an item per row) nor in section F.2 (one requirement)",
+				"SPEC.md:49: clause CM-2.2 has no scenario (tag @CM-2.2 in features/*.feature) and no exclusion (conformance/exclusions/ch02.txt)"},
+		},
+		{
+			name:   "excluded listing clause",
+			edits:  []edit{{file: "SPEC.md", old: "A target MUST NOT do the third thing.", new: "A target MUST NOT do the third thing with `a`, `b` or `c`."}},
+			reason: "an excluded clause has no scenario to cover its items",
+		},
+		{
+			name:   "two code spans and no list",
+			edits:  []edit{{file: "SPEC.md", old: "A target MUST do the first thing.", new: "A target MUST do the first thing with `a` and `b`."}},
+			reason: "two code spans joined by and are not a list of three",
+		},
+		{
+			name:   "a SHOULD clause lists nothing that must hold",
+			edits:  []edit{{file: "SPEC.md", old: "A target SHOULD do the second thing", new: "A target SHOULD do `a`, `b` and `c`"}},
+			reason: "only MUST clauses are held to their items",
+		},
+		{
+			name:  "one-requirement row without a tagged scenario",
+			edits: []edit{{file: "SPEC.md", old: "is one member | Configuration: tools.codeMode is read |", new: "is one member | Conventions: the first thing |"}},
+			want:  []string{`SPEC.md:63: one-requirement row of CM-2.1: no scenario "Conventions: the first thing" tagged @CM-2.1`},
+		},
+		{
+			name:  "one-requirement row without a reason",
+			edits: []edit{{file: "SPEC.md", old: "| CM-2.1 | `tools.codeMode` is one member |", new: "| CM-2.1 |  |"}},
+			want:  []string{"SPEC.md:63: one-requirement row of CM-2.1 does not say why"},
+		},
+		{
+			name:  "clause in both tables",
+			edits: []edit{{file: "SPEC.md", old: "| CM-2.1 | `tools.codeMode` is one member | Configuration: tools.codeMode is read |", new: "| CM-1.1 | one thing | Conventions: the first thing |"}},
+			want:  []string{"SPEC.md:63: CM-1.1 is in both section F.1 and section F.2"},
+		},
+		{
+			name:  "item without a scenario not in the clause",
+			edits: []edit{{file: "SPEC.md", old: "| CM-1.3 | MUST NOT do |", new: "| CM-1.3 | MUST undo |"}},
+			want:  []string{`SPEC.md:69: listed item "MUST undo" is not a phrase of CM-1.3`},
+		},
+		{
+			name:  "item without a scenario that does not say what is missing",
+			edits: []edit{{file: "SPEC.md", old: "| a step that observes not doing |", new: "|  |"}},
+			want:  []string{`SPEC.md:69: listed item "MUST NOT do" of CM-1.3 without a scenario does not say what is missing`},
+		},
+		{
+			name:  "item both with and without a scenario",
+			edits: []edit{{file: "SPEC.md", old: "| CM-1.3 | the third thing | a target switch |", new: "| CM-1.1 | A target | a target switch |"}},
+			want: []string{"SPEC.md:69: CM-1.3 has 1 listed item; a clause in section F.1 lists at least two",
+				`SPEC.md:70: listed item "A target" of CM-1.1 is listed twice`},
+		},
+		{
+			name: "an item without a scenario counts toward two",
+			edits: []edit{{file: "SPEC.md", old: "| CM-1.1 | A target | Conventions: the first thing |\n", new: ""},
+				{file: "SPEC.md", old: "| CM-1.3 | the third thing | a target switch |", new: "| CM-1.3 | the third thing | a target switch |\n| CM-1.1 | A target | a step |"}},
+			reason: "one item with a scenario and one without are two listed items",
+		},
+		{
+			name:  "no one-requirement section",
+			edits: []edit{{file: "SPEC.md", old: "### F.2 Clauses whose list is one requirement", new: "### F.9 Clauses"}},
+			want:  []string{"SPEC.md: no section F.2 (the listing clauses whose list is one requirement)"},
 		},
 
 		// The matrix.

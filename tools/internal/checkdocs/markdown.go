@@ -156,24 +156,36 @@ func Slug(heading string) string {
 // included, with spaces, so prose checks skip quoted text.
 func maskCodeSpans(line string) string {
 	b := []byte(line)
-	for i := 0; i < len(b); {
-		if b[i] != '`' {
+	for _, sp := range codeSpans(line) {
+		for k := sp[0]; k < sp[1]; k++ {
+			b[k] = ' '
+		}
+	}
+	return string(b)
+}
+
+// codeSpans returns the byte ranges [start, end) of the inline code spans
+// of line, backticks included: a run of n backticks up to the next run of
+// exactly n.
+func codeSpans(line string) [][2]int {
+	var spans [][2]int
+	for i := 0; i < len(line); {
+		if line[i] != '`' {
 			i++
 			continue
 		}
 		n := 0
-		for i+n < len(b) && b[i+n] == '`' {
+		for i+n < len(line) && line[i+n] == '`' {
 			n++
 		}
-		// Find a closing run of exactly n backticks.
 		end := -1
-		for j := i + n; j < len(b); {
-			if b[j] != '`' {
+		for j := i + n; j < len(line); {
+			if line[j] != '`' {
 				j++
 				continue
 			}
 			m := 0
-			for j+m < len(b) && b[j+m] == '`' {
+			for j+m < len(line) && line[j+m] == '`' {
 				m++
 			}
 			if m == n {
@@ -186,12 +198,10 @@ func maskCodeSpans(line string) string {
 			i += n
 			continue
 		}
-		for k := i; k < end; k++ {
-			b[k] = ' '
-		}
+		spans = append(spans, [2]int{i, end})
 		i = end
 	}
-	return string(b)
+	return spans
 }
 
 // A docCache reads each Markdown file once.
