@@ -2222,11 +2222,11 @@ Feature: Tool Search
     When a turn starts
     And the model calls "tool_search_code" with:
       """json
-      {"code": "const count = async (options) => (await openclaw.tools.search(\"report\", options)).length;\nreturn [await count(), await count({ limit: 1 }), await count({ limit: 3 })];"}
+      {"code": "const count = async (options) => (await openclaw.tools.search(\"report\", options)).length;\nreturn [await count(), await count({ limit: 1 }), await count({ limit: 3 }), await count({ limit: \"1\" })];"}
       """
     Then the tool result details at "$.value" are:
       """json
-      [2, 1, 3]
+      [2, 1, 3, 2]
       """
 
   @tool-search @CM-24.40

@@ -324,8 +324,11 @@
       });
     };
     const openclawTools = freeze({
+      // Only a numeric options.limit counts; any other value searches
+      // with the default limit, as OpenClaw's bridge does (CM-24.40).
       search: function (query, options) {
-        return lazy(() => search(query, options));
+        const limit = options === null || options === undefined ? undefined : options.limit;
+        return lazy(() => search(query, typeof limit === "number" ? { limit: limit } : undefined));
       },
       describe: function (id) {
         return lazy(() => describe(id));
