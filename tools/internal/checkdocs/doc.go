@@ -14,8 +14,12 @@
 //     clauses.
 //   - Listed items. Each row of the table of SPEC.md section F.1 maps an item
 //     of a clause (a phrase of the clause's text) to a scenario that exists
-//     and carries the clause's tag; a clause listed there has at least two
-//     distinct items.
+//     and carries the clause's tag; each row of F.3 names an item no scenario
+//     checks yet and what is missing; a clause's items of both are distinct
+//     and at least two. Every MUST clause that reads as a list (three or
+//     more distinct code spans, or a serial list in its prose) has its items
+//     there, or is in F.2 (its list is one requirement, with a scenario
+//     tagged with it that checks it whole), or is excluded.
 //   - Configuration. The table of SPEC.md section 2.1 matches the reference's
 //     defaults and ranges (see below).
 //   - Code blocks of SPEC.md and of every README.md, RATIONALE.md and STEPS.md
