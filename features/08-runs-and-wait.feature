@@ -436,7 +436,7 @@ Feature: Runs, snapshots and wait
   Scenario: wait drains unawaited nested calls after the top-level promise settled
     Given code mode is configured as:
       """json
-      {"enabled": true, "timeoutMs": 300}
+      {"enabled": true, "timeoutMs": 2000}
       """
     And the tool "weather" is held until released
     And a turn starts
