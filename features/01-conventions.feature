@@ -335,7 +335,7 @@ Feature: Conventions, scope and conformance model
       """
     And the tool "shipping_list" was called 1 times
 
-  @mcp @CM-1.3
+  @mcp @CM-1.3 @CM-14.16
   Scenario: Conventions: code mode calls MCP tools with the given input and returns the server's own result
     Given the catalog "basic"
     And the MCP server "docs" with tools:

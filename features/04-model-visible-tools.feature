@@ -256,7 +256,7 @@ Feature: Model-visible tools
     And the exec description does not contain "MCP tools are available only through the `MCP` namespace."
     And the exec description does not contain "MCP namespace globals"
 
-  @core @CM-4.9
+  @core @CM-4.9 @CM-4.14
   Scenario: Model-visible tools: MCP and Swarm together add the API, MCP and Swarm sentences in that order
     Given the catalog "basic"
     And the MCP server "github" with tools:

@@ -232,7 +232,7 @@ Feature: Tool catalog
       [{"type": "tool_call", "catalogId": "mcp:my-docs-v2:fetch_page"}]
       """
 
-  @mcp @CM-11.22
+  @mcp @CM-11.22 @CM-16.6
   Scenario: Catalog: hooks, telemetry and the trajectory apply to MCP calls by their catalog ids
     Given the MCP server "docs" with tools:
       """json

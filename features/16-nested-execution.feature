@@ -536,7 +536,7 @@ Feature: Nested tool execution and trajectory projection
       {"toolName": "weather", "agentId": "main", "sessionId": "side", "sessionKey": "agent:main:side"}
       """
 
-  @core @CM-16.1
+  @core @CM-16.1 @CM-8.38
   Scenario: Aborting the agent run reaches a nested call in progress and the tool does not complete
     Given code mode is configured as:
       """json

@@ -232,7 +232,7 @@ Feature: Telemetry
       {"catalogSize": 4, "searchCount": 0, "describeCount": 0, "callCount": 0, "visibleTools": ["exec", "wait"]}
       """
 
-  @core @CM-20.8
+  @core @CM-20.8 @CM-20.7
   Scenario: telemetry holds no configured secret, environment value or tool input
     Given the catalog "basic"
     And the target environment has "OPENCLAW_TELEMETRY_PROBE" set to "cm-env-secret-3307"

@@ -824,7 +824,7 @@ Feature: Tool Search
       [{"id": "openclaw:core:the"}, {"id": "openclaw:zeta:the"}, {"id": "client:app:the"}]
       """
 
-  @tool-search @CM-24.21
+  @tool-search @CM-24.21 @CM-24.13
   Scenario: Tool Search: an MCP utility entry names its configured server, its safe owner and its utility
     Given tool search is configured as:
       """json
@@ -1542,7 +1542,7 @@ Feature: Tool Search
       | arguments without an id  | {}                          |
       | an empty toolId          | {"toolId": ""}              |
 
-  @tool-search @CM-24.30
+  @tool-search @CM-24.30 @CM-24.21
   Scenario: Tool Search: tool_describe gives an outputSchema only for OpenClaw entries
     Given tool search is configured as:
       """json
