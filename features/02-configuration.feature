@@ -585,7 +585,7 @@ Feature: Configuration
     Then the result fails with code "invalid_input"
     And the result error is "code mode javascript input is disabled."
 
-  @core @CM-2.17
+  @core @CM-2.17 @CM-2.10
   Scenario: Configuration: an agent override of one limit keeps the global runtime
     Given the config is:
       """json

@@ -166,7 +166,7 @@ Feature: Runs, snapshots and wait
       [{"type": "text", "text": "after"}]
       """
 
-  @snapshots @CM-8.25
+  @snapshots @CM-8.25 @CM-7.17
   Scenario Outline: yield_control resolves with <case> as its reason
     Given a turn starts
     When the model calls exec with:

@@ -1138,7 +1138,7 @@ Feature: MCP namespace, $api and virtual declaration files
       {"size": 20, "cursor": "c1"}
       """
 
-  @mcp @CM-14.15
+  @mcp @CM-14.15 @CM-16.6 @CM-14.16
   Scenario: A before_tool_call hook blocks an MCP call by its catalog name like every nested call
     Given the before_tool_call hook blocks "github__create_issue" with "issues are read-only today"
     When a turn starts
@@ -1165,7 +1165,7 @@ Feature: MCP namespace, $api and virtual declaration files
       ]
       """
 
-  @mcp @CM-14.15
+  @mcp @CM-14.15 @CM-8.38
   Scenario: Aborting the agent run ends a cell waiting on an MCP call and cancels the call
     Given code mode is configured as:
       """json

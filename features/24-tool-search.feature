@@ -2269,7 +2269,7 @@ Feature: Tool Search
       ["settled"]
       """
 
-  @tool-search @CM-24.40
+  @tool-search @CM-24.40 @CM-24.20
   Scenario Outline: Tool Search: tool_search_code refuses the code <code>
     Given tool search is configured as:
       """json
