@@ -96,6 +96,20 @@ func sectionTableOrReport(s *specDoc, sect, what string, ps *problems, cols ...s
 	return t, idx
 }
 
+// rowCells returns the cells of r at idx, in their order, reporting a row
+// that is too short.
+func rowCells(r tableRow, idx []int, ps *problems) ([]string, bool) {
+	out := make([]string, len(idx))
+	for i, j := range idx {
+		if j >= len(r.Cells) {
+			ps.add(SpecPath, r.Line, "row has %d cells, want %d", len(r.Cells), len(idx))
+			return nil, false
+		}
+		out[i] = r.Cells[j]
+	}
+	return out, true
+}
+
 // tagged reports whether scenario is a scenario tagged with the clause id.
 func tagged(cov *coverage, id, scenario string) bool {
 	for _, sc := range cov.byClause[id] {
@@ -117,11 +131,11 @@ func checkWhole(s *specDoc, cov *coverage, items map[string]bool, ps *problems) 
 	}
 	whole := map[string]bool{}
 	for _, r := range t.Rows {
-		if len(r.Cells) <= max(idx[0], idx[1], idx[2]) {
-			ps.add(SpecPath, r.Line, "row has %d cells, want 3", len(r.Cells))
+		c, ok := rowCells(r, idx, ps)
+		if !ok {
 			continue
 		}
-		id, why, scenario := r.Cells[idx[0]], r.Cells[idx[1]], r.Cells[idx[2]]
+		id, why, scenario := c[0], c[1], c[2]
 		switch {
 		case s.byID[id] == nil:
 			ps.add(SpecPath, r.Line, "one-requirement row of %s: no such clause", id)
@@ -177,24 +191,24 @@ func checkItems(s *specDoc, cov *coverage, ps *problems) map[string]bool {
 		return true
 	}
 	for _, r := range t.Rows {
-		if len(r.Cells) <= max(idx[0], idx[1], idx[2]) {
-			ps.add(SpecPath, r.Line, "row has %d cells, want 3", len(r.Cells))
+		c, ok := rowCells(r, idx, ps)
+		if !ok {
 			continue
 		}
-		id, item, scenario := r.Cells[idx[0]], r.Cells[idx[1]], r.Cells[idx[2]]
+		id, item, scenario := c[0], c[1], c[2]
 		if add(r, id, item) && !cov.failed && !tagged(cov, id, scenario) {
 			ps.add(SpecPath, r.Line, "listed item %q of %s: no scenario %q tagged @%s", item, id, scenario, id)
 		}
 	}
-	if g, line := s.sectionTable(gapsSection); g != nil || line > 0 {
+	if _, line := s.sectionTable(gapsSection); line > 0 { // F.3 is optional
 		g, gidx := sectionTableOrReport(s, gapsSection, "the listed items without a scenario", ps, "clause", "item", "missing")
 		if g != nil {
 			for _, r := range g.Rows {
-				if len(r.Cells) <= max(gidx[0], gidx[1], gidx[2]) {
-					ps.add(SpecPath, r.Line, "row has %d cells, want 3", len(r.Cells))
+				c, ok := rowCells(r, gidx, ps)
+				if !ok {
 					continue
 				}
-				id, item, missing := r.Cells[gidx[0]], r.Cells[gidx[1]], r.Cells[gidx[2]]
+				id, item, missing := c[0], c[1], c[2]
 				if add(r, id, item) && missing == "" {
 					ps.add(SpecPath, r.Line, "listed item %q of %s without a scenario does not say what is missing", item, id)
 				}
