@@ -890,6 +890,7 @@ Feature: Runs, snapshots and wait
       """
     Then the result is waiting with reason "pending_tools"
     When the session ends
+    And 1000 ms pass
     And the tool "weather" is released
     And 100 ms pass
     Then the tool "weather" was not called
