@@ -172,13 +172,25 @@ func mutants(root, pkg string) ([]mutation.Mutant, error) {
 // runs the in-process suite with it.
 func oracle(root, work string, m *mutation.Mutant, timeout time.Duration, extra []string) mutation.Result {
 	start := time.Now()
-	res := func(outcome, by string) mutation.Result {
-		r := mutation.Result{Outcome: outcome, By: by, Seconds: time.Since(start).Seconds()}
-		if m != nil {
-			r.Mutant = *m
-		}
+	if r, ok := build(root, work, m, start); !ok {
 		return r
 	}
+	return suite(root, work, m, start, timeout, extra)
+}
+
+// result is m's result of the given outcome, timed from start.
+func result(m *mutation.Mutant, start time.Time, outcome, by string) mutation.Result {
+	r := mutation.Result{Outcome: outcome, By: by, Seconds: time.Since(start).Seconds()}
+	if m != nil {
+		r.Mutant = *m
+	}
+	return r
+}
+
+// build builds conform with m as an overlay (unmutated for nil) into work;
+// a mutant that does not build is not viable.
+func build(root, work string, m *mutation.Mutant, start time.Time) (mutation.Result, bool) {
+	res := func(outcome, by string) (mutation.Result, bool) { return result(m, start, outcome, by), false }
 	bin := filepath.Join(work, "conform")
 	build := []string{"build", "-o", bin}
 	if m != nil {
@@ -207,6 +219,13 @@ func oracle(root, work string, m *mutation.Mutant, timeout time.Duration, extra 
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return res(mutation.NotViable, "build: "+firstLine(string(out)))
 	}
+	return mutation.Result{}, true
+}
+
+// suite runs the whole suite, fail-fast, with the conform build last built.
+func suite(root, work string, m *mutation.Mutant, start time.Time, timeout time.Duration, extra []string) mutation.Result {
+	res := func(outcome, by string) mutation.Result { return result(m, start, outcome, by) }
+	bin := filepath.Join(work, "conform")
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	// Timing-sensitive scenarios are no oracle: under load they would kill
@@ -229,17 +248,21 @@ func oracle(root, work string, m *mutation.Mutant, timeout time.Duration, extra 
 	}
 }
 
-// judge runs the oracle against m and credits a kill only when the
-// scenario that killed it fails again when it runs alone against the same
-// mutant: on a loaded machine a scenario can fail beside others for want of
-// a core, which says nothing about the mutant. An unconfirmed kill runs the
-// whole oracle once more; unconfirmed twice, the mutant counts as lived
-// (a mutant that breaks only scenarios running side by side goes uncounted,
-// which errs on the side of a lower score).
+// judge builds m once and runs the suite against it, crediting a kill only
+// when the scenario that killed it fails again when it runs alone against
+// the same mutant: on a loaded machine a scenario can fail beside others
+// for want of a core, which says nothing about the mutant. An unconfirmed
+// kill runs the suite once more; unconfirmed twice, the mutant counts as
+// lived (a mutant that breaks only scenarios running side by side goes
+// uncounted, which errs on the side of a lower score).
 func judge(root, work string, m *mutation.Mutant, timeout time.Duration, extra []string) mutation.Result {
-	var r mutation.Result
+	start := time.Now()
+	r, ok := build(root, work, m, start)
+	if !ok {
+		return r
+	}
 	for attempt := 0; attempt < 2; attempt++ {
-		r = oracle(root, work, m, timeout, extra)
+		r = suite(root, work, m, start, timeout, extra)
 		scenario, _, _ := strings.Cut(r.By, " ")
 		if r.Outcome != mutation.Killed || !strings.Contains(scenario, ".feature:") {
 			return r
@@ -255,7 +278,7 @@ func judge(root, work string, m *mutation.Mutant, timeout time.Duration, extra [
 }
 
 // confirmed reports whether scenario (FEATURE:LINE) fails when it runs alone
-// against the binary the last oracle built.
+// against the binary the last build wrote.
 func confirmed(root, work, scenario string, timeout time.Duration) bool {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
