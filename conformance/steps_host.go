@@ -3,6 +3,7 @@ package conformance
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/cucumber/godog"
 )
@@ -13,12 +14,32 @@ func (w *world) registerHost(sc *godog.ScenarioContext) {
 	sc.Step(`^the tool "([^"]+)" was called (\d+) times?$`, w.toolCalledTimes)
 	sc.Step(`^the tool "([^"]+)" was not called$`, func(n string) error { return w.toolCalledTimes(n, 0) })
 	sc.Step(`^the tool "([^"]+)" was last called with:$`, w.toolLastCalledWith)
+	sc.Step(`^the held calls of the tool "([^"]+)" are cancelled$`, w.heldCallsCancelled)
 	sc.Step(`^the hook saw an event including:$`, w.hookSaw)
 }
 
 func (w *world) toolCalledTimes(name string, n int) error {
 	if got := len(w.host.Calls(name)); got != n {
 		return fmt.Errorf("tool %q was called %d times, want %d", name, got, n)
+	}
+	return nil
+}
+
+// cancelWithin bounds how long a target's cancellation may take to reach a
+// held call at the suite's host: over a driver, a gateway or HTTP MCP it
+// travels through processes and closed requests.
+const cancelWithin = 10 * time.Second
+
+// heldCallsCancelled waits until no call of tool name is waiting at its gate
+// any more: every call the target gave up on has been cancelled, before a
+// later step releases the tool.
+func (w *world) heldCallsCancelled(name string) error {
+	deadline := time.Now().Add(cancelWithin)
+	for w.host.Held(name) > 0 {
+		if time.Now().After(deadline) {
+			return fmt.Errorf("tool %q still has %d held call(s) after %v: the target did not cancel them", name, w.host.Held(name), cancelWithin)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 	return nil
 }

@@ -798,6 +798,7 @@ Feature: Runs, snapshots and wait
     And the model calls wait
     Then the wait is refused with "code mode run is unavailable or expired."
     And the result failure phase is "input"
+    And the held calls of the tool "weather" are cancelled
     When the tool "weather" is released
     And 100 ms pass
     Then the tool "weather" was not called
@@ -844,6 +845,7 @@ Feature: Runs, snapshots and wait
     And a turn starts
     And the model calls wait
     Then the wait is refused with "code mode run is unavailable or expired."
+    And the held calls of the tool "weather" are cancelled
     When the tool "weather" is released
     And 100 ms pass
     Then the tool "weather" was not called
@@ -890,8 +892,8 @@ Feature: Runs, snapshots and wait
       """
     Then the result is waiting with reason "pending_tools"
     When the session ends
-    And 1000 ms pass
-    And the tool "weather" is released
+    Then the held calls of the tool "weather" are cancelled
+    When the tool "weather" is released
     And 100 ms pass
     Then the tool "weather" was not called
     When a turn starts
@@ -941,6 +943,7 @@ Feature: Runs, snapshots and wait
       {"runId": "<run-id:1>"}
       """
     Then the wait is refused with "code mode run is unavailable or expired."
+    And the held calls of the tool "weather" are cancelled
     When the tool "weather" is released
     And 100 ms pass
     Then the tool "weather" was not called
@@ -1016,6 +1019,7 @@ Feature: Runs, snapshots and wait
       """
     Then the result fails with code "invalid_input"
     And the result error is "too many suspended code mode runs."
+    And the held calls of the tool "weather" are cancelled
     When the tool "weather" is released
     And 100 ms pass
     Then the tool "weather" was not called

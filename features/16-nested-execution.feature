@@ -551,6 +551,7 @@ Feature: Nested tool execution and trajectory projection
       """
     Then the result fails with code "timeout"
     And the result error is "code mode execution aborted"
+    And the held calls of the tool "weather" are cancelled
     When the tool "weather" is released
     And 100 ms pass
     Then the tool "weather" was not called

@@ -564,6 +564,7 @@ Feature: Swarm orchestration globals
       """
     Then the result fails with code "timeout"
     And the result error is "code mode execution aborted"
+    And the held calls of the tool "sessions_spawn" are cancelled
     When the tool "sessions_spawn" is released
     And 100 ms pass
     Then the tool "sessions_spawn" was not called

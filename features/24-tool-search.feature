@@ -2355,7 +2355,7 @@ Feature: Tool Search
       """json
       {"toolName": "weather", "params": {"city": "Oslo"}}
       """
-    And 1000 ms pass
+    And the held calls of the tool "weather" are cancelled
     When the tool "weather" is released
     And 100 ms pass
     Then the tool "weather" was not called

@@ -16,6 +16,7 @@ type Host struct {
 	mu        sync.Mutex
 	overrides map[string]wire.Behavior
 	gates     map[string]chan struct{}
+	held      map[string]int // calls waiting at their tool's gate
 	calls     []wire.Call
 
 	hookBlocks   map[string]string
@@ -30,7 +31,7 @@ var _ wire.ToolHost = (*Host)(nil)
 
 // NewHost returns an empty host.
 func NewHost() *Host {
-	return &Host{overrides: map[string]wire.Behavior{}, gates: map[string]chan struct{}{},
+	return &Host{overrides: map[string]wire.Behavior{}, gates: map[string]chan struct{}{}, held: map[string]int{},
 		hookBlocks: map[string]string{}, hookRewrites: map[string]json.RawMessage{},
 		approvals: map[string]string{}, decisions: map[string]chan bool{}}
 }
@@ -96,10 +97,20 @@ func (h *Host) Invoke(ctx context.Context, _ int, s wire.Spec, input json.RawMes
 		h.mu.Unlock()
 	}
 	if gate != nil {
+		h.mu.Lock()
+		h.held[s.Name]++
+		h.mu.Unlock()
+		var err error
 		select {
 		case <-gate:
 		case <-ctx.Done():
-			return wire.Result{}, ctx.Err()
+			err = ctx.Err()
+		}
+		h.mu.Lock()
+		h.held[s.Name]--
+		h.mu.Unlock()
+		if err != nil {
+			return wire.Result{}, err
 		}
 	}
 	if b.DelayMs > 0 {
@@ -115,6 +126,14 @@ func (h *Host) Invoke(ctx context.Context, _ int, s wire.Spec, input json.RawMes
 	h.calls = append(h.calls, wire.Call{Tool: s.Name, Input: append(json.RawMessage(nil), input...)})
 	h.mu.Unlock()
 	return b.Answer(s.Name, input)
+}
+
+// Held returns how many calls of tool name are waiting at its gate: held
+// and neither released nor cancelled yet.
+func (h *Host) Held(name string) int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.held[name]
 }
 
 // Calls returns the calls that reached tool name, in order.
