@@ -128,7 +128,8 @@ bench: deps ## the benchmarks, side by side (reference/BENCHMARKS.md)
 # behaviour can tell from the original go in docs/mutation-equivalent.txt
 # with the reason. Slow: a build and up to a suite run per mutant. Not part
 # of make test. MUTATE_FLAGS passes flags, for example
-# MUTATE_FLAGS='-size 150 -seed 1 -packages cell,config'.
+# MUTATE_FLAGS='-size 150 -seed 1 -packages cell,config'; a sample can be
+# judged in parts with -budget 60m, then -resume (reports/mutation.json).
 MUTATE_FLAGS ?=
 .PHONY: mutate
 mutate: deps ## mutation score of a seeded sample (MUTATE_FLAGS; docs/mutation.md)

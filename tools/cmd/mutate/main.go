@@ -10,11 +10,16 @@
 //
 //	mutate [-size 150] [-seed 1] [-packages cell,catalog,...] [-timeout 10m]
 //	       [-equivalent docs/mutation-equivalent.txt] [-out docs/mutation.md]
+//	       [-budget 90m] [-resume]
 //
-// It writes the score and the surviving mutants to -out (and every result
-// to -json); a surviving mutant is either killed by a new or sharpened
-// scenario, or recorded in the -equivalent file with the reason no behaviour
-// can tell it from the original.
+// It writes the score and the surviving mutants to -out, and every result
+// to -json as each mutant is judged; a surviving mutant is either killed by
+// a new or sharpened scenario, or recorded in the -equivalent file with the
+// reason no behaviour can tell it from the original. A sample can be judged
+// in parts: -budget stops taking new mutants after that long, and -resume
+// keeps the results -json holds for mutants of the same sample and judges
+// only the rest. The score of a partly judged sample says how many of the
+// sample it covers.
 package main
 
 import (
@@ -50,6 +55,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	equivalent := fs.String("equivalent", "docs/mutation-equivalent.txt", "mutants recorded as equivalent (a relative path is from the repository root)")
 	out := fs.String("out", "docs/mutation.md", "where the score goes (a relative path is from the repository root)")
 	jsonOut := fs.String("json", "reports/mutation.json", "where every result goes (a relative path is from the repository root)")
+	budget := fs.Duration("budget", 0, "stop taking new mutants after this long (0: judge the whole sample); -resume continues")
+	resume := fs.Bool("resume", false, "keep the results in -json for mutants of this sample and judge only the rest")
 	oracleFlags := fs.String("oracle-flags", "", "more conform flags for the oracle, e.g. \"--path 02-configuration.feature\" for a quick look (the score counts only with the whole suite)")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -71,6 +78,26 @@ func run(args []string, stdout, stderr io.Writer) int {
 	sample := mutation.Sample(all, *size, *seed)
 	fmt.Fprintf(stdout, "mutate: %d mutants found, %d sampled (seed %d)\n", len(all), len(sample), *seed)
 
+	at := func(p string) string {
+		if filepath.IsAbs(p) {
+			return p
+		}
+		return filepath.Join(root, p)
+	}
+	judged := map[string]mutation.Result{}
+	if *resume {
+		if judged, err = earlier(at(*jsonOut), sample); err != nil {
+			fmt.Fprintf(stderr, "mutate: -resume: %v\n", err)
+			return 2
+		}
+		fmt.Fprintf(stdout, "mutate: %d of the sample judged already (%s)\n", len(judged), *jsonOut)
+	}
+	save := func(results []mutation.Result) error {
+		b, _ := json.MarshalIndent(results, "", "  ")
+		_ = os.MkdirAll(filepath.Dir(at(*jsonOut)), 0o755)
+		return os.WriteFile(at(*jsonOut), append(b, '\n'), 0o644)
+	}
+
 	work, err := os.MkdirTemp("", "mutate-")
 	if err != nil {
 		fmt.Fprintf(stderr, "mutate: %v\n", err)
@@ -79,23 +106,29 @@ func run(args []string, stdout, stderr io.Writer) int {
 	defer os.RemoveAll(work)
 	// The oracle must pass unmutated, or every mutant would look killed.
 	extra := strings.Fields(*oracleFlags)
+	start := time.Now()
 	if r := oracle(root, work, nil, *timeout, extra); r.Outcome != mutation.Lived {
 		fmt.Fprintf(stderr, "mutate: the suite does not pass on the unmutated reference (%s: %s)\n", r.Outcome, r.By)
 		return 2
 	}
 	var results []mutation.Result
 	for i, m := range sample {
-		r := judge(root, work, &m, *timeout, extra)
+		r, ok := judged[m.ID()]
+		switch {
+		case ok:
+		case *budget > 0 && time.Since(start) > *budget:
+			continue
+		default:
+			r = judge(root, work, &m, *timeout, extra)
+			fmt.Fprintf(stdout, "%3d/%d %-10s %5.0fs %s %s\n", i+1, len(sample), r.Outcome, r.Seconds, m.ID(), r.By)
+		}
 		results = append(results, r)
-		fmt.Fprintf(stdout, "%3d/%d %-10s %5.0fs %s %s\n", i+1, len(sample), r.Outcome, r.Seconds, m.ID(), r.By)
+		if err := save(results); err != nil {
+			fmt.Fprintf(stderr, "mutate: %v\n", err)
+			return 2
+		}
 	}
 	eq := map[string]string{}
-	at := func(p string) string {
-		if filepath.IsAbs(p) {
-			return p
-		}
-		return filepath.Join(root, p)
-	}
 	if b, err := os.ReadFile(at(*equivalent)); err == nil {
 		if eq, err = mutation.ParseEquivalents(b); err != nil {
 			fmt.Fprintf(stderr, "mutate: %s: %v\n", *equivalent, err)
@@ -104,6 +137,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	var md bytes.Buffer
 	title := fmt.Sprintf("Mutation score of the conformance suite (sample of %d, seed %d)", len(sample), *seed)
+	if len(results) < len(sample) {
+		title = fmt.Sprintf("Mutation score of the conformance suite (%d of a sample of %d judged, seed %d)", len(results), len(sample), *seed)
+	}
 	if err := mutation.Markdown(&md, title, results, eq); err != nil {
 		fmt.Fprintf(stderr, "mutate: %v\n", err)
 		return 2
@@ -114,15 +150,36 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mutate: %v\n", err)
 		return 2
 	}
-	b, _ := json.MarshalIndent(results, "", "  ")
-	_ = os.MkdirAll(filepath.Dir(at(*jsonOut)), 0o755)
-	if err := os.WriteFile(at(*jsonOut), append(b, '\n'), 0o644); err != nil {
-		fmt.Fprintf(stderr, "mutate: %v\n", err)
-		return 2
-	}
 	s := mutation.Tally(results, eq)
 	fmt.Fprintf(stdout, "mutate: %.1f%% killed (%d killed, %d lived, %d equivalent, %d not viable); %s\n", s.Percent(), s.Killed, s.Lived, s.Equivalent, s.NotViable, *out)
 	return 0
+}
+
+// earlier reads the results of an earlier run from path, keeping those of
+// the sample's mutants; a missing file holds none.
+func earlier(path string, sample []mutation.Mutant) (map[string]mutation.Result, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return map[string]mutation.Result{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var rs []mutation.Result
+	if err := json.Unmarshal(b, &rs); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	in := map[string]bool{}
+	for _, m := range sample {
+		in[m.ID()] = true
+	}
+	out := map[string]mutation.Result{}
+	for _, r := range rs {
+		if in[r.Mutant.ID()] {
+			out[r.Mutant.ID()] = r
+		}
+	}
+	return out, nil
 }
 
 // mutants asks gremlins for the mutants of one reference package.
