@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/cucumber/godog"
@@ -16,6 +17,9 @@ import (
 // "Model calls").
 func (w *world) registerCalls(sc *godog.ScenarioContext) {
 	sc.Step(`^the model calls exec with:$`, func(d *godog.DocString) error { return w.exec(map[string]any{"code": d.Content}) })
+	sc.Step(`^the model calls exec with "([^"]*)" repeated (\d+) times, then:$`, func(unit string, n int, d *godog.DocString) error {
+		return w.exec(map[string]any{"code": strings.Repeat(unit, n) + d.Content})
+	})
 	sc.Step(`^the model calls exec in typescript with:$`, func(d *godog.DocString) error {
 		return w.exec(map[string]any{"code": d.Content, "language": "typescript"})
 	})

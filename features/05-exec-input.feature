@@ -243,6 +243,51 @@ Feature: exec input and source preparation
     And the result failure phase is "input"
     And the result error is "code mode source nests brackets more than 1000 levels deep."
 
+  # "0;" is two tokens: 99997 of them and "return [1, 2]" (six tokens) make
+  # 200000, the bound itself; one more ";" passes it.
+  @core @CM-5.25
+  Scenario: a source of exactly 200000 tokens runs
+    Given a turn starts
+    When the model calls exec with "0;" repeated 99997 times, then:
+      """js
+      return [1, 2]
+      """
+    Then the result status is "completed"
+    And the result value is:
+      """json
+      [1, 2]
+      """
+
+  @core @CM-5.25
+  Scenario: a source of 200001 tokens fails preparation with invalid_input
+    Given a turn starts
+    When the model calls exec with "0;" repeated 99997 times, then:
+      """js
+      return [1, 2];
+      """
+    Then the result fails with code "invalid_input"
+    And the result failure phase is "input"
+    And the result error is "code mode source has more than 200000 tokens."
+    And the result includes:
+      """json
+      {"bridgeDispatchStarted": false, "output": []}
+      """
+
+  # With its 99997 comments counted the source would have 299997 tokens.
+  @core @CM-5.25
+  Scenario: comments do not count toward the 200000-token bound
+    Given a turn starts
+    When the model calls exec with "0; /* not a token */" repeated 99997 times, then:
+      """js
+      // nor is this line
+      return [1, 2]
+      """
+    Then the result status is "completed"
+    And the result value is:
+      """json
+      [1, 2]
+      """
+
   # 5.3 Module-access rule
 
   @core @CM-5.14 @CM-5.15 @CM-5.17 @CM-5.12 @checklist-17 @CM-19.2
