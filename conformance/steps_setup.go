@@ -49,7 +49,7 @@ func (w *world) registerSetup(sc *godog.ScenarioContext) {
 	sc.Step(`^sub-agents answer:$`, func(d *godog.DocString) error { w.setup.SubAgentAnswer = d.Content; return nil })
 	sc.Step(`^the target environment has "([^"]+)" set to "([^"]*)"$`, w.setEnv)
 	sc.Step(`^the registration is refused with:$`, w.registrationRefused)
-	sc.Step(`^the quickjs-wasi binary is (missing|corrupt)$`, func(m string) error { w.setup.Runtime = m; return nil })
+	sc.Step(`^the quickjs-wasi binary is (missing|unreadable|corrupt)$`, func(m string) error { w.setup.Runtime = m; return nil })
 }
 
 func (w *world) tools() map[string]any {

@@ -125,8 +125,8 @@ type Setup struct {
 	// what it sees (the suite's scripted host). Targets must route tool
 	// execution, before_tool_call hooks and approval decisions through it.
 	Host wire.ToolHost
-	// Runtime is "" for a working runtime, or "missing"/"corrupt" to start
-	// without a usable quickjs-wasi binary.
+	// Runtime is "" for a working runtime, or "missing", "unreadable" or
+	// "corrupt" to start without a usable quickjs-wasi binary.
 	Runtime string
 	// SubAgentAnswer is the final text of every Swarm sub-agent turn.
 	SubAgentAnswer string

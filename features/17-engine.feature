@@ -209,6 +209,25 @@ Feature: QuickJS-WASI runtime engine
       {"catalogSize": 4, "visibleTools": ["exec", "wait"]}
       """
 
+  @core @CM-17.13 @CM-3.14 @SB-18
+  Scenario: An unreadable quickjs-wasi binary fails every exec closed and never falls back to direct tools
+    Given the quickjs-wasi binary is unreadable
+    When a turn starts
+    Then the model-visible tools are "exec, wait"
+    And the model-visible tools do not include "read"
+    When the model calls exec with:
+      """js
+      return await tools.callValue("read", { path: "notes.txt" });
+      """
+    Then the result fails with code "runtime_unavailable"
+    And the result error starts with "code mode runtime is unavailable: "
+    And the result failure phase is "host"
+    And the result includes:
+      """json
+      {"bridgeDispatchStarted": false, "output": []}
+      """
+    And the tool "read" was not called
+
   @snapshots @CM-17.10 @CM-8.28 @CM-18.11 @SB-14
   Scenario: A run's VM and snapshot are released once the run reaches a terminal state
     When a turn starts

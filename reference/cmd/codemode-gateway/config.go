@@ -22,7 +22,7 @@ import (
 //	codemodekit.toolHost                  the tool host that runs plugin and client tools
 //	codemodekit.tools                     the core and plugin tools (wire.Spec tool specs)
 //	codemodekit.namespaces, .rolledBack   internal namespace registrations
-//	codemodekit.runtime                   "", "missing" or "corrupt"
+//	codemodekit.runtime                   "", "missing", "unreadable" or "corrupt"
 //
 // The file is read again at every turn, so tools, policy and code-mode
 // settings follow it without a restart; the namespaces and the runtime
@@ -79,9 +79,9 @@ func parseConfig(b []byte) (*gatewayConfig, error) {
 		return nil, fmt.Errorf("config: gateway.bind %q: the gateway binds loopback only", c.Gateway.Bind)
 	}
 	switch c.Kit.Runtime {
-	case "", "missing", "corrupt":
+	case "", "missing", "unreadable", "corrupt":
 	default:
-		return nil, fmt.Errorf("config: codemodekit.runtime %q: want \"\", \"missing\" or \"corrupt\"", c.Kit.Runtime)
+		return nil, fmt.Errorf("config: codemodekit.runtime %q: want \"\", \"missing\", \"unreadable\" or \"corrupt\"", c.Kit.Runtime)
 	}
 	return c, nil
 }

@@ -28,8 +28,9 @@ type Options struct {
 	Namespaces []protocol.Namespace
 	// RolledBack lists plugins whose namespaces are cleared.
 	RolledBack []string
-	// Runtime is "" for a working runtime, or "missing" or "corrupt" to
-	// boot without a usable quickjs-wasi binary.
+	// Runtime is "" for a working runtime, or "missing", "unreadable" (a
+	// directory where the binary should be) or "corrupt" to boot without a
+	// usable quickjs-wasi binary.
 	Runtime string
 	// Env replaces the process environment for the debug switches when
 	// not nil (codemode.Options.Env).
@@ -67,6 +68,17 @@ func Boot(ctx context.Context, o Options) (*System, error) {
 	switch o.Runtime {
 	case "missing":
 		opts.WasmPath = filepath.Join(os.TempDir(), "codemodekit-missing", "quickjs.wasm")
+	case "unreadable":
+		dir, err := os.MkdirTemp("", "codemodekit-unreadable-")
+		if err != nil {
+			return nil, err
+		}
+		s.tmp = dir
+		opts.WasmPath = filepath.Join(dir, "quickjs.wasm")
+		if err := os.Mkdir(opts.WasmPath, 0o700); err != nil {
+			s.Close()
+			return nil, err
+		}
 	case "corrupt":
 		dir, err := os.MkdirTemp("", "codemodekit-corrupt-")
 		if err != nil {
