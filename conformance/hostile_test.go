@@ -258,29 +258,59 @@ func TestProbeExpressions(t *testing.T) {
 
 // TestFingerprintRawChars: a probe part of whole signatures fits the run's
 // maxOutputBytes as the target reads it (SPEC chapter 2: default 65536,
-// clamped to at least 1024), so the probe hashes only where it must.
+// clamped to at least 1024), so the probe hashes only where it must. The
+// cases use a part of probeMinChunk targets; a part of every target has
+// proportionally less room per signature.
 func TestFingerprintRawChars(t *testing.T) {
 	tests := []struct {
 		name     string
 		codeMode any
 		want     int
 	}{
-		{"default", true, (65536 - 256) / probeChunk / 2},
-		{"no limit set", map[string]any{"enabled": true}, (65536 - 256) / probeChunk / 2},
-		{"the smallest limit", map[string]any{"maxOutputBytes": 1024.0}, (1024 - 256) / probeChunk / 2},
-		{"a limit read from a scenario", map[string]any{"maxOutputBytes": json.Number("2048")}, (2048 - 256) / probeChunk / 2},
-		{"an int", map[string]any{"maxOutputBytes": 4096}, (4096 - 256) / probeChunk / 2},
-		{"clamped up", map[string]any{"maxOutputBytes": 10.0}, (1024 - 256) / probeChunk / 2},
-		{"not an integer gives the default", map[string]any{"maxOutputBytes": 2048.5}, (65536 - 256) / probeChunk / 2},
-		{"not a number gives the default", map[string]any{"maxOutputBytes": "4096"}, (65536 - 256) / probeChunk / 2},
+		{"default", true, (65536 - 256) / probeMinChunk / 2},
+		{"no limit set", map[string]any{"enabled": true}, (65536 - 256) / probeMinChunk / 2},
+		{"the smallest limit", map[string]any{"maxOutputBytes": 1024.0}, (1024 - 256) / probeMinChunk / 2},
+		{"a limit read from a scenario", map[string]any{"maxOutputBytes": json.Number("2048")}, (2048 - 256) / probeMinChunk / 2},
+		{"an int", map[string]any{"maxOutputBytes": 4096}, (4096 - 256) / probeMinChunk / 2},
+		{"clamped up", map[string]any{"maxOutputBytes": 10.0}, (1024 - 256) / probeMinChunk / 2},
+		{"not an integer gives the default", map[string]any{"maxOutputBytes": 2048.5}, (65536 - 256) / probeMinChunk / 2},
+		{"not a number gives the default", map[string]any{"maxOutputBytes": "4096"}, (65536 - 256) / probeMinChunk / 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			w := &world{config: map[string]any{"tools": map[string]any{"codeMode": tt.codeMode}}}
-			if got := w.fingerprintRawChars(); got != tt.want {
-				t.Errorf("fingerprintRawChars() = %d, want %d", got, tt.want)
+			if got := w.fingerprintRawChars(probeMinChunk); got != tt.want {
+				t.Errorf("fingerprintRawChars(%d) = %d, want %d", probeMinChunk, got, tt.want)
+			}
+			n := len(fingerprintTargets)
+			if got, want := w.fingerprintRawChars(n), tt.want*probeMinChunk/n; got < want-1 || got > want+1 {
+				t.Errorf("fingerprintRawChars(%d) = %d, want about %d", n, got, want)
 			}
 		})
+	}
+}
+
+// TestSameSignature: a whole signature and its hash, as the probe writes it
+// (FNV-1a of the characters; the values are the probe's own, computed by
+// Node), are the same signature; two different ones are not.
+func TestSameSignature(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want bool
+	}{
+		{"p2e|a=wecf:a:0:native|b=wc", "p2e|a=wecf:a:0:native|b=wc", true},
+		{"p2e|a=wecf:a:0:native|b=wc", "#650dadce", true},
+		{"#650dadce", "p2e|a=wecf:a:0:native|b=wc", true},
+		{"#650dadce", "#650dadce", true},
+		{"p2e|a=wecf:a:0:native|b=w", "#650dadce", false},
+		{"p2e|a=wc", "p2e|a=w", false},
+		{"#0badf00d", "#650dadce", false},
+		{"", "#811c9dc5", true},
+	}
+	for _, tt := range tests {
+		if got := sameSignature(tt.a, tt.b); got != tt.want {
+			t.Errorf("sameSignature(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)
+		}
 	}
 }
 

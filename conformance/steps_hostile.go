@@ -4,11 +4,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"math"
 	"regexp"
 	"slices"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/cucumber/godog"
@@ -274,7 +276,7 @@ func (w *world) nothingLeaked(h *hostileRun) error {
 		fp    []string
 	}{{"the same session", same}, {"another session", other}} {
 		for i, name := range fingerprintTargets {
-			if c.fp[i] != h.baseline[i] {
+			if !sameSignature(c.fp[i], h.baseline[i]) {
 				changed = append(changed, name+" in "+c.where+signatureChange(h.baseline[i], c.fp[i]))
 			}
 		}
@@ -283,6 +285,32 @@ func (w *world) nothingLeaked(h *hostileRun) error {
 		return fmt.Errorf("the program's changes leaked into a fresh run: %s", strings.Join(changed, ", "))
 	}
 	return nil
+}
+
+// sameSignature reports whether two signatures of a target, each whole or
+// hashed ("#" and its FNV-1a hash, which the probe writes when a signature
+// is long or not printable ASCII), are of the same signature: a part of more
+// targets has less room per signature, so one fingerprint may hash what
+// another returned whole.
+func sameSignature(a, b string) bool {
+	switch {
+	case a == b:
+		return true
+	case strings.HasPrefix(a, "#") == strings.HasPrefix(b, "#"):
+		return false
+	case strings.HasPrefix(a, "#"):
+		return a == "#"+signatureHash(b)
+	default:
+		return b == "#"+signatureHash(a)
+	}
+}
+
+// signatureHash is the probe's hash of a whole (printable ASCII) signature:
+// FNV-1a over its characters, in 8 hex digits.
+func signatureHash(s string) string {
+	h := fnv.New32a()
+	h.Write([]byte(s))
+	return fmt.Sprintf("%08x", h.Sum32())
 }
 
 // signatureChange describes where two whole signatures of a target first
@@ -334,8 +362,7 @@ var fingerprintTargets = []string{
 // exactly where their signatures do. Hashing is the probe's costly part (a
 // character at a time, in guest code), so the signatures are returned whole
 // wherever the run's maxOutputBytes leaves room (fingerprintRawChars), and a
-// native function's source text, which its name fixes, is not hashed. A
-// part of probeChunk targets is fast enough for the smallest timeoutMs.
+// native function's source text, which its name fixes, is not hashed.
 func fingerprintProbe(from, to, rawChars int) string {
 	return fingerprintProbeBody + fmt.Sprintf(`const raw = %d;
 return targets.slice(%d, %d).map((o) => {
@@ -379,12 +406,12 @@ const signature = (o) => {
 };
 `
 
-// fingerprintRawChars is the longest signature a probe part returns whole
-// under the run's maxOutputBytes (SPEC chapter 2: 65536 by default, at
-// least 1024): half of an even share of the limit per target, after room
-// for the payload's JSON, so that a part of escaped signatures stays under
-// the limit.
-func (w *world) fingerprintRawChars() int {
+// fingerprintRawChars is the longest signature a probe part of n targets
+// returns whole under the run's maxOutputBytes (SPEC chapter 2: 65536 by
+// default, at least 1024): half of an even share of the limit per target,
+// after room for the payload's JSON, so that a part of escaped signatures
+// stays under the limit.
+func (w *world) fingerprintRawChars(n int) int {
 	limit := 65536
 	if cm, ok := w.tools()["codeMode"].(map[string]any); ok {
 		var v float64
@@ -400,7 +427,7 @@ func (w *world) fingerprintRawChars() int {
 			limit = int(min(max(v, 1024), 10485760))
 		}
 	}
-	return (limit - 256) / probeChunk / 2
+	return (limit - 256) / n / 2
 }
 
 // codeModeGlobals are the fingerprintTargets a target may leave undefined:
@@ -425,16 +452,22 @@ func probeExpressions() []string {
 	return out
 }
 
-// probeChunk is how many targets one probe exec fingerprints. The whole
-// probe is a few tens of milliseconds of guest work, but with
-// StrictPreemption every wasm loop iteration (every QuickJS bytecode) exits
-// to Go, and under the race detector that exit is instrumented: the whole
-// probe then takes 0.2-0.4 s of CPU, 0.3-0.9 s on a loaded 2-core machine,
-// against a hostile program's timeoutMs of 1000. A machine busy with other
-// tests for longer than the retries last (go test ./... runs packages side
-// by side) then times out every attempt. A part of probeChunk targets is
-// a small fraction of that, and each part is still a fresh run.
-const probeChunk = 5
+// probeChunk is how many targets one probe exec fingerprints, for every
+// scenario of the process. The whole probe is a few tens of milliseconds of
+// guest work, and one exec of every target costs a fraction of eight execs
+// of five. But with StrictPreemption every wasm loop iteration (every
+// QuickJS bytecode) exits to Go, and under the race detector that exit is
+// instrumented: the whole probe then takes 0.2-0.4 s of CPU, 0.3-0.9 s on a
+// loaded 2-core machine, against a hostile program's timeoutMs as short as
+// 100. So the probe starts whole, and a part that times out halves the
+// chunk, down to probeMinChunk, for the rest of the process; each part is
+// still a fresh run.
+var probeChunk atomic.Int32
+
+func init() { probeChunk.Store(int32(len(fingerprintTargets))) }
+
+// probeMinChunk is the smallest part: a small fraction of the whole probe.
+const probeMinChunk = 5
 
 // probeAttempts bounds the fingerprint probe's retries after a timeout: a
 // loaded machine (the race detector, guests in process with every loop a
@@ -449,33 +482,50 @@ const probeAttempts = 5
 const probeBackoff = 500 * time.Millisecond
 
 // fingerprint runs the probe in fresh runs of the current turn, one per
-// probeChunk targets.
+// part of probeChunk targets.
 func (w *world) fingerprint() ([]string, error) {
 	out := make([]string, 0, len(fingerprintTargets))
-	rawChars := w.fingerprintRawChars()
-	for from := 0; from < len(fingerprintTargets); from += probeChunk {
-		to := min(from+probeChunk, len(fingerprintTargets))
-		part, err := w.fingerprintPart(from, to, rawChars)
+	for from := 0; from < len(fingerprintTargets); {
+		chunk := int(probeChunk.Load())
+		to := min(from+chunk, len(fingerprintTargets))
+		part, err := w.fingerprintPart(from, to, chunk > probeMinChunk)
+		if errors.Is(err, errProbeTimedOut) {
+			probeChunk.CompareAndSwap(int32(chunk), int32(max(chunk/2, probeMinChunk)))
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, part...)
+		from = to
 	}
 	return out, nil
 }
 
-// fingerprintPart fingerprints fingerprintTargets[from:to] in one fresh run,
-// returning signatures of up to rawChars characters whole.
-func (w *world) fingerprintPart(from, to, rawChars int) ([]string, error) {
-	b, err := json.Marshal(map[string]string{"code": fingerprintProbe(from, to, rawChars)})
+// errProbeTimedOut is a probe part's timeout when a smaller part may do.
+var errProbeTimedOut = errors.New("the fingerprint probe timed out")
+
+// fingerprintPart fingerprints fingerprintTargets[from:to] in one fresh run.
+// With shrink, a timeout is errProbeTimedOut, for a smaller part; without,
+// the part is tried again past load (execPastLoad).
+func (w *world) fingerprintPart(from, to int, shrink bool) ([]string, error) {
+	b, err := json.Marshal(map[string]string{"code": fingerprintProbe(from, to, w.fingerprintRawChars(to-from))})
 	if err != nil {
 		return nil, err
 	}
-	rec, err := w.execPastLoad(b)
+	var rec callRecord
+	if shrink {
+		rec, err = w.call("exec", b)
+	} else {
+		rec, err = w.execPastLoad(b)
+	}
 	if err != nil {
 		return nil, err
 	}
 	m, _ := rec.payload.(map[string]any)
+	if shrink && m["status"] == "failed" && m["code"] == "timeout" {
+		return nil, errProbeTimedOut
+	}
 	parts, _ := m["value"].([]any)
 	out := make([]string, 0, to-from)
 	for _, p := range parts {
