@@ -1032,6 +1032,40 @@ Feature: Runs, snapshots and wait
       """
     Then the result is waiting with reason "yield"
 
+  @snapshots @CM-8.31 @CM-8.32
+  Scenario: a run whose host work would resolve inline needs a slot of the 64-run limit
+    Given code mode is configured as:
+      """json
+      {"enabled": true, "timeoutMs": 60000}
+      """
+    And a turn starts
+    When the model calls exec 64 times at the same time with:
+      """js
+      await yield_control();
+      return "slot";
+      """
+    Then 64 of the results have status "waiting"
+    When the model calls exec with:
+      """js
+      return (await tools.callValue("weather", { city: "Oslo" })).city;
+      """
+    Then the result fails with code "invalid_input"
+    And the result error is "too many suspended code mode runs."
+    And the tool "weather" was not called
+    When the model calls exec with:
+      """js
+      return "no host work, no slot";
+      """
+    Then the result value is "no host work, no slot"
+    When the model calls wait
+    Then the result value is "slot"
+    When the model calls exec with:
+      """js
+      return (await tools.callValue("weather", { city: "Oslo" })).city;
+      """
+    Then the result value is "Oslo"
+    And the tool "weather" was called 1 times
+
   @snapshots @CM-8.35 @CM-8.31
   Scenario: a snapshot over maxSnapshotBytes is not stored and takes no slot of the 64-run limit
     Given code mode is configured as:

@@ -58,7 +58,13 @@ type bridge struct {
 	nested     int
 	dispatched bool
 	bad        bool // the guest half sent a request the ledger refuses
-	notify     chan struct{}
+	// reserve, when set, takes the run a slot of the suspended-run cap
+	// before the first request with host work to resolve (CM-8.31);
+	// overCap records that it found none, and the request was not
+	// dispatched.
+	reserve func() bool
+	overCap bool
+	notify  chan struct{}
 }
 
 func newBridge(t *Turn, parent string, restartSafe bool) *bridge {
@@ -80,6 +86,13 @@ func (b *bridge) Request(method, id string, args []byte) {
 		b.bad = true
 		return
 	}
+	// A yield suspends the run, and storing it checks the cap; any other
+	// request is host work that the run resolves inline, which takes a
+	// slot first.
+	if method != guest.MethodYield && b.reserve != nil && !b.reserve() {
+		b.overCap = true
+		return
+	}
 	r := &request{id: id, method: method}
 	b.reqs = append(b.reqs, r)
 	b.dispatched = true
@@ -88,6 +101,13 @@ func (b *bridge) Request(method, id string, args []byte) {
 
 // Note implements sandbox.Handler: Swarm's phase and log.
 func (b *bridge) Note(kind, text string) { b.turn.Host.Note(kind, text) }
+
+// overLimit reports whether a request found the suspended-run cap full.
+func (b *bridge) overLimit() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.overCap
+}
 
 // broken reports whether the guest half sent a request it should have
 // refused.

@@ -70,6 +70,7 @@ func (rn *Runner) exec(ctx context.Context, t *Turn, toolCallID string, args jso
 	deadline := time.Now().Add(time.Duration(s.TimeoutMs) * time.Millisecond)
 	r := &run{id: rb.RunID, scope: t.Scope, turn: t, bridge: newBridge(t, toolCallID, in.RestartSafe), restartSafe: in.RestartSafe}
 	r.output.skip = rb.SkipOutput
+	r.bridge.reserve = func() bool { return rn.store.reserve(r) }
 	return rn.supervise(ctx, r, deadline, true, func(l *leg) Result {
 		if res, ok := l.begin(); !ok {
 			return res

@@ -229,6 +229,9 @@ func (l *leg) drive(rep sandbox.Report) Result {
 		if r.bridge.broken() {
 			return l.fail(failRuntime, CodeRuntimeUnavailable, MsgRuntimeUnavailable+msgBrokenBridge)
 		}
+		if r.bridge.overLimit() {
+			return l.fail(failHost, CodeInvalidInput, MsgTooManyRuns)
+		}
 		if rep.Fault != nil {
 			return l.faultResult(rep.Fault)
 		}

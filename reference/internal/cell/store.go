@@ -37,26 +37,37 @@ type run struct {
 	expires     time.Time
 	timer       *time.Timer
 	resuming    bool
+	// reserved is set while the run holds a slot of the store's cap that
+	// is not a stored entry: a run not yet stored whose host work is being
+	// resolved inline (CM-8.31). put and remove give the slot back.
+	reserved bool
 }
 
 // store is the in-process map of suspended runs, keyed by run id. Nothing in
-// it is ever written to disk.
+// it is ever written to disk. Its cap counts the stored runs and the slots
+// reserved by runs being resolved inline (SPEC.md CM-8.31).
 type store struct {
-	mu   sync.Mutex
-	runs map[string]*run
-	max  int
+	mu       sync.Mutex
+	runs     map[string]*run
+	reserved int
+	max      int
 	// gone, when set, learns of every run removed: "expired" or "disposed".
 	gone func(id, why string)
 }
 
 func newStore(max int) *store { return &store{runs: map[string]*run{}, max: max} }
 
-// put stores r, which must not already be stored, unless the process is at
-// its cap. It arms r's expiry.
+// put stores r unless the process is at its cap; a run stored already, or
+// one that reserved its slot, always has room (the reservation becomes the
+// stored entry). It arms r's expiry.
 func (s *store) put(r *run, ttl time.Duration) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if _, ok := s.runs[r.id]; !ok && len(s.runs) >= s.max {
+	switch _, ok := s.runs[r.id]; {
+	case r.reserved:
+		s.reserved--
+		r.reserved = false
+	case !ok && len(s.runs)+s.reserved >= s.max:
 		return false
 	}
 	s.runs[r.id] = r
@@ -66,6 +77,23 @@ func (s *store) put(r *run, ttl time.Duration) bool {
 	}
 	id := r.id
 	r.timer = time.AfterFunc(ttl, func() { s.expire(id) })
+	return true
+}
+
+// reserve takes a slot of the cap for r, which is about to have host work
+// resolved inline, unless it holds one already or is stored; it reports
+// false when the process is at its cap.
+func (s *store) reserve(r *run) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if r.reserved || (r.id != "" && s.runs[r.id] == r) {
+		return true
+	}
+	if len(s.runs)+s.reserved >= s.max {
+		return false
+	}
+	s.reserved++
+	r.reserved = true
 	return true
 }
 
@@ -121,12 +149,17 @@ func (s *store) release(r *run) {
 	s.mu.Unlock()
 }
 
-// remove drops r and cancels its outstanding work.
+// remove drops r, gives back its reserved slot and cancels its outstanding
+// work.
 func (s *store) remove(r *run) {
 	s.mu.Lock()
 	stored := s.runs[r.id] == r && r.id != ""
 	if stored {
 		delete(s.runs, r.id)
+	}
+	if r.reserved {
+		s.reserved--
+		r.reserved = false
 	}
 	if r.timer != nil {
 		r.timer.Stop()
