@@ -563,7 +563,7 @@ Feature: Runs, snapshots and wait
       {"searchCount": 1, "describeCount": 1, "callCount": 1}
       """
 
-  @snapshots @CM-8.3
+  @snapshots @CM-8.3 @CM-7.18
   Scenario: a suspended run keeps the configuration resolved for it when the configuration changes
     Given code mode is configured as:
       """json
@@ -1081,7 +1081,7 @@ Feature: Runs, snapshots and wait
     Then 63 of the results have status "waiting"
     When the model calls exec with:
       """js
-      const big = "x".repeat(12 * 1024 * 1024);
+      const big = new Uint8Array(12 * 1024 * 1024).fill(7);
       await yield_control();
       return big.length;
       """
