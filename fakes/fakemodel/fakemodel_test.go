@@ -627,3 +627,18 @@ func TestHammer(t *testing.T) {
 		t.Errorf("Requests() has %d requests, want %d", got, conversations*turns)
 	}
 }
+
+// TestRespondContext: a reply that no handler takes (a client that stopped
+// reading) does not hold the caller past its context.
+func TestRespondContext(t *testing.T) {
+	req := newRequest("responses", http.Header{}, []byte(`{}`))
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	err := req.RespondContext(ctx, Reply{Text: "late"})
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("RespondContext = %v, want the context's deadline", err)
+	}
+	if err := req.RespondContext(context.Background(), Reply{Text: "again"}); err == nil {
+		t.Error("a second reply was accepted")
+	}
+}

@@ -2,8 +2,10 @@ package fakemodel
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"sync"
@@ -88,7 +90,12 @@ func (r *Request) ToolOutput(callID string) (string, bool) {
 // written and flushed, and returns an error if the client went away, the
 // server closed, or the request was already answered (by Respond, by the
 // fallback, or because it was rejected).
-func (r *Request) Respond(rep Reply) error {
+func (r *Request) Respond(rep Reply) error { return r.RespondContext(context.Background(), rep) }
+
+// RespondContext is Respond, returning ctx's error once ctx ends: a client
+// that stops reading (a busy or stuck process) cannot hold the caller past
+// its deadline. The answer is still written if the client reads it later.
+func (r *Request) RespondContext(ctx context.Context, rep Reply) error {
 	r.mu.Lock()
 	if r.answered {
 		r.mu.Unlock()
@@ -98,11 +105,18 @@ func (r *Request) Respond(rep Reply) error {
 	r.mu.Unlock()
 	select {
 	case r.replies <- rep:
-		return <-r.written
+		select {
+		case err := <-r.written:
+			return err
+		case <-ctx.Done():
+			return fmt.Errorf("fakemodel: writing the reply: %w", ctx.Err())
+		}
 	case <-r.done:
 		r.mu.Lock()
 		defer r.mu.Unlock()
 		return r.abortErr
+	case <-ctx.Done():
+		return fmt.Errorf("fakemodel: handing over the reply: %w", ctx.Err())
 	}
 }
 

@@ -167,7 +167,7 @@ func (t *Turn) CallBatch(ctx context.Context, calls []conformance.ToolCall) ([]c
 	if pending == nil {
 		return nil, fmt.Errorf("%s has ended", t.opts.Name)
 	}
-	if err := pending.Respond(Reply(calls)); err != nil {
+	if err := pending.RespondContext(ctx, Reply(calls)); err != nil {
 		return nil, fmt.Errorf("%s: answering its model request: %w", t.opts.Name, err)
 	}
 	req, err := t.conv.Next(ctx)
@@ -262,7 +262,7 @@ func (t *Turn) End(ctx context.Context) error {
 		return nil
 	}
 	if req := t.conv.Take(); req != nil {
-		if err := req.Respond(fakemodel.Reply{Text: FinalAnswer}); err != nil {
+		if err := req.RespondContext(ctx, fakemodel.Reply{Text: FinalAnswer}); err != nil {
 			select {
 			case <-t.done:
 				return nil // the turn ended on its own (aborted)
@@ -282,7 +282,7 @@ func (t *Turn) End(ctx context.Context) error {
 					return err
 				}
 			}
-			_ = req.Respond(fakemodel.Reply{Text: FinalAnswer})
+			_ = req.RespondContext(ctx, fakemodel.Reply{Text: FinalAnswer})
 		}
 	}
 	select {
