@@ -48,7 +48,7 @@ func (t *target) Start(ctx context.Context, s *conformance.Setup) error {
 func expressible(s *conformance.Setup) error {
 	switch {
 	case s.Runtime != "":
-		return conformance.NotApplicable("openclaw: the runtime is bundled with OpenClaw; a %s quickjs-wasi binary cannot be set up", s.Runtime)
+		return conformance.NotApplicable("openclaw: the runtime is bundled with OpenClaw; a quickjs-wasi binary that is %s cannot be set up", s.Runtime)
 	case len(s.Namespaces) > 0 || len(s.RolledBack) > 0:
 		return conformance.NotApplicable("openclaw: internal namespace registrations are absent from Era B releases (SPEC.md Appendix A #17)")
 	case s.SubAgentAnswer != "":
