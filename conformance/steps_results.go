@@ -40,6 +40,10 @@ func (w *world) registerResults(sc *godog.ScenarioContext) {
 	sc.Step(`^the tool result details include:$`, func(d *godog.DocString) error { return w.toolResultAt("$", d.Content, true) })
 	sc.Step(`^the tool result details at "([^"]+)" are:$`, func(p string, d *godog.DocString) error { return w.toolResultAt(p, d.Content, false) })
 	sc.Step(`^the tool result details at "([^"]+)" include:$`, func(p string, d *godog.DocString) error { return w.toolResultAt(p, d.Content, true) })
+	sc.Step(`^the tool result details at "([^"]+)" are remembered as "([^"]+)"$`, w.rememberToolResultAt)
+	sc.Step(`^the tool result details at "([^"]+)" (equal|differ from) the remembered "([^"]+)"$`, func(p, how, name string) error {
+		return w.compareRemembered(p, name, how == "equal")
+	})
 	sc.Step(`^the tool result text is:$`, w.toolResultText)
 	sc.Step(`^the tool result text is the pretty JSON of its details$`, w.toolResultTextIsPretty)
 	sc.Step(`^the tool result is not flagged as an error$`, func() error { return w.toolResultFlagged(false) })
@@ -276,6 +280,48 @@ func (w *world) toolResultAt(path, wantJSON string, subset bool) error {
 	}
 	if err := matchJSONAt(path, want, got, subset); err != nil {
 		return fmt.Errorf("%s result at %s mismatch: %w\nresult: %s", rec.name, path, err, show(rec.payload))
+	}
+	return nil
+}
+
+// rememberToolResultAt keeps the value at path of the latest tool result
+// under name.
+func (w *world) rememberToolResultAt(path, name string) error {
+	rec, err := w.lastTool()
+	if err != nil {
+		return err
+	}
+	got, err := jsonAt(rec.payload, path)
+	if err != nil {
+		return fmt.Errorf("%s result: %w\nresult: %s", rec.name, err, show(rec.payload))
+	}
+	if w.remembered == nil {
+		w.remembered = map[string]any{}
+	}
+	w.remembered[name] = got
+	return nil
+}
+
+// compareRemembered checks the value at path of the latest tool result
+// against the one remembered under name: equal, or different.
+func (w *world) compareRemembered(path, name string, equal bool) error {
+	was, ok := w.remembered[name]
+	if !ok {
+		return fmt.Errorf("nothing is remembered as %q", name)
+	}
+	rec, err := w.lastTool()
+	if err != nil {
+		return err
+	}
+	got, err := jsonAt(rec.payload, path)
+	if err != nil {
+		return fmt.Errorf("%s result: %w\nresult: %s", rec.name, err, show(rec.payload))
+	}
+	switch same := matchJSONAt(path, was, got, false) == nil; {
+	case equal && !same:
+		return fmt.Errorf("%s result at %s = %s, want %s (remembered as %q)", rec.name, path, show(got), show(was), name)
+	case !equal && same:
+		return fmt.Errorf("%s result at %s = %s, the value remembered as %q; want another", rec.name, path, show(got), name)
 	}
 	return nil
 }

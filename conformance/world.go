@@ -44,6 +44,9 @@ type world struct {
 	checkedRegistrations int
 	// tags are the scenario's tags ("@CM-4.1", "@core").
 	tags map[string]bool
+	// remembered holds tool result values kept by name for a later step to
+	// compare (values a scenario cannot know, such as a random counterScope).
+	remembered map[string]any
 }
 
 type turnState struct {

@@ -2205,6 +2205,40 @@ Feature: Tool Search
       {"catalogSize": 4, "sources": {"openclaw": 3, "mcp": 0, "client": 1}, "counterScope": "<string>", "searchCount": 2, "describeCount": 1, "callCount": 1}
       """
 
+  @tool-search @CM-24.43
+  Scenario: Tool Search: one counterScope names the counters of an agent run and another names the next run's
+    Given tool search is configured as:
+      """json
+      {"mode": "code"}
+      """
+    And the catalog "basic"
+    When a turn starts
+    And the model calls "tool_search_code" with:
+      """json
+      {"code": "return (await openclaw.tools.search(\"weather\")).length > 0;"}
+      """
+    Then the tool result details at "$.telemetry.counterScope" are remembered as "first run"
+    When the model calls "tool_search_code" with:
+      """json
+      {"code": "return 2;"}
+      """
+    Then the tool result details at "$.telemetry.counterScope" equal the remembered "first run"
+    And the tool result details at "$.telemetry.searchCount" are:
+      """json
+      1
+      """
+    When the turn ends
+    And a turn starts
+    And the model calls "tool_search_code" with:
+      """json
+      {"code": "return 3;"}
+      """
+    Then the tool result details at "$.telemetry.counterScope" differ from the remembered "first run"
+    And the tool result details at "$.telemetry.searchCount" are:
+      """json
+      0
+      """
+
   @tool-search @CM-24.40
   Scenario: Tool Search: tool_search_code searches with a numeric options.limit or the default limit
     Given tool search is configured as:
