@@ -32,6 +32,7 @@ func (w *world) registerResults(sc *godog.ScenarioContext) {
 	sc.Step(`^the result run id is the previous one$`, w.resultSameRunID)
 	sc.Step(`^the result includes:$`, w.resultIncludes)
 	sc.Step(`^the result text is the pretty JSON of the result$`, w.resultTextIsPretty)
+	sc.Step(`^the result text is what JSON.stringify writes for the result$`, w.resultTextIsJSStringify)
 	sc.Step(`^the result has exactly the members of its status$`, w.resultExactMembers)
 	sc.Step(`^the wait is refused with "(.*)"$`, w.waitRefused)
 	sc.Step(`^the telemetry includes:$`, func(d *godog.DocString) error { return w.resultMember("telemetry", d.Content, true) })
@@ -247,6 +248,31 @@ func (w *world) resultTextIsPretty() error {
 	}
 	if o.Text != want {
 		return fmt.Errorf("result text is not the pretty JSON of its details:\n got: %q\nwant: %q", o.Text, want)
+	}
+	return nil
+}
+
+// resultTextIsJSStringify checks the latest exec or wait result's text
+// byte for byte against ECMAScript's JSON.stringify(result, null, 2),
+// computed by the suite from the structured details (from the text itself
+// when the target gives none): escapes, number forms and member order as
+// section 1.2 says (CM-1.6), which the re-indenting of
+// resultTextIsPretty leaves to the target.
+func (w *world) resultTextIsJSStringify() error {
+	if w.last == nil {
+		return errors.New("the model has not called exec or wait yet")
+	}
+	o := w.last.outcome
+	src := o.Details
+	if len(src) == 0 {
+		src = []byte(o.Text)
+	}
+	want, err := jsPrettyJSON(src)
+	if err != nil {
+		return fmt.Errorf("the result is not JSON text: %w", err)
+	}
+	if o.Text != want {
+		return fmt.Errorf("result text is not JSON.stringify(result, null, 2):\n got: %q\nwant: %q", o.Text, want)
 	}
 	return nil
 }

@@ -26,6 +26,29 @@ Feature: Conventions, scope and conformance model
       """
     And the result text is the pretty JSON of the result
 
+  # JSON.stringify escapes only '"', '\' and code units below U+0020 (lone
+  # surrogates too), puts array-index keys first, and writes numbers as
+  # Number::toString does; the suite computes JSON.stringify(result, null, 2)
+  # itself and compares the text byte for byte.
+  @core @CM-1.6
+  Scenario: Conventions: the result text is what JSON.stringify writes, escapes, numbers and key order included
+    Given the catalog "basic"
+    When a turn starts
+    And the model calls exec with:
+      """js
+      text("<b>&amp;</b> \u2028 \u0001 \t \"q\" \\ é 😀 \ud800");
+      return {
+        b: "<script>&</script>",
+        a: [1e21, 1e-7, 0.000001, -0, 0.1, 2 ** 53 + 2, 5e-324, 1.5e300, 123.456],
+        "10": "ten",
+        "2": "two",
+        controls: "\u0000\u0008\u000b\u001f\u007f",
+        lone: "\udc00x\ud83d",
+      };
+      """
+    Then the result status is "completed"
+    And the result text is what JSON.stringify writes for the result
+
   @core @CM-1.10 @CM-1.11 @CM-1.12
   Scenario: Conventions: a failed exec is delivered as pretty JSON equal to its structured details
     Given the catalog "basic"
