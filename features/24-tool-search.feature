@@ -1576,6 +1576,26 @@ Feature: Tool Search
       {"id": "mcp:docs:get_page", "parameters": {"type": "object", "properties": {}}, "outputSchema": "<absent>"}
       """
 
+  @tool-search @CM-24.30
+  Scenario: Tool Search: tool_describe gives {} as the parameters of a tool that declares none
+    Given tool search is configured as:
+      """json
+      {"mode": "tools"}
+      """
+    And the tools:
+      """json
+      [{"name": "ping", "description": "Ping the service.", "parameters": null, "behavior": {"returns": {"ok": true}}}]
+      """
+    When a turn starts
+    And the model calls "tool_describe" with:
+      """json
+      {"id": "ping"}
+      """
+    Then the tool result details include:
+      """json
+      {"id": "openclaw:core:ping", "name": "ping", "parameters": {}}
+      """
+
   # tool_call
 
   @tool-search @CM-24.24 @CM-24.30 @CM-24.31 @CM-24.34 @CM-24.35 @CM-24.37 @CM-24.43

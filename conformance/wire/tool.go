@@ -26,9 +26,12 @@ type Spec struct {
 }
 
 // Schema returns the tool's input schema: parameters, or inputSchema for MCP
-// tools, defaulting to an empty object schema.
+// tools, defaulting to an empty object schema; nil for "parameters": null,
+// a tool that declares no schema at all.
 func (s Spec) Schema() json.RawMessage {
 	switch {
+	case string(bytes.TrimSpace(s.Parameters)) == "null":
+		return nil
 	case len(s.Parameters) > 0:
 		return s.Parameters
 	case len(s.InputSchema) > 0:

@@ -68,9 +68,9 @@ type Entry struct {
 	group       int
 }
 
-// Parameters returns the entry's input schema, {} when absent.
+// Parameters returns the entry's input schema, {} when absent (or null).
 func (e Entry) Parameters() json.RawMessage {
-	if len(strings.TrimSpace(string(e.Tool.Parameters))) == 0 {
+	if p := strings.TrimSpace(string(e.Tool.Parameters)); p == "" || p == "null" {
 		return json.RawMessage("{}")
 	}
 	return e.Tool.Parameters
