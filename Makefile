@@ -129,7 +129,8 @@ bench: deps ## the benchmarks, side by side (reference/BENCHMARKS.md)
 # with the reason. Slow: a build and up to a suite run per mutant. Not part
 # of make test. MUTATE_FLAGS passes flags, for example
 # MUTATE_FLAGS='-size 150 -seed 1 -packages cell,config'; a sample can be
-# judged in parts with -budget 60m, then -resume (reports/mutation.json).
+# judged in parts with -budget 60m, then -resume (reports/mutation.json),
+# and -rejudge judges the survivors again once scenarios were added.
 MUTATE_FLAGS ?=
 .PHONY: mutate
 mutate: deps ## mutation score of a seeded sample (MUTATE_FLAGS; docs/mutation.md)

@@ -10,7 +10,7 @@
 //
 //	mutate [-size 150] [-seed 1] [-packages cell,catalog,...] [-timeout 10m]
 //	       [-equivalent docs/mutation-equivalent.txt] [-out docs/mutation.md]
-//	       [-budget 90m] [-resume]
+//	       [-budget 90m] [-resume] [-rejudge]
 //
 // It writes the score and the surviving mutants to -out, and every result
 // to -json as each mutant is judged; a surviving mutant is either killed by
@@ -19,7 +19,9 @@
 // in parts: -budget stops taking new mutants after that long, and -resume
 // keeps the results -json holds for mutants of the same sample and judges
 // only the rest. The score of a partly judged sample says how many of the
-// sample it covers.
+// sample it covers. -rejudge judges again, against the suite as it is now,
+// the mutants that lived in -json (after scenarios were added to kill
+// them), and judges no new ones.
 package main
 
 import (
@@ -57,6 +59,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	jsonOut := fs.String("json", "reports/mutation.json", "where every result goes (a relative path is from the repository root)")
 	budget := fs.Duration("budget", 0, "stop taking new mutants after this long (0: judge the whole sample); -resume continues")
 	resume := fs.Bool("resume", false, "keep the results in -json for mutants of this sample and judge only the rest")
+	rejudge := fs.Bool("rejudge", false, "judge again the mutants that lived in -json, and no new ones")
 	oracleFlags := fs.String("oracle-flags", "", "more conform flags for the oracle, e.g. \"--path 02-configuration.feature\" for a quick look (the score counts only with the whole suite)")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -85,9 +88,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return filepath.Join(root, p)
 	}
 	judged := map[string]mutation.Result{}
-	if *resume {
+	if *resume || *rejudge {
 		if judged, err = earlier(at(*jsonOut), sample); err != nil {
-			fmt.Fprintf(stderr, "mutate: -resume: %v\n", err)
+			fmt.Fprintf(stderr, "mutate: %s: %v\n", *jsonOut, err)
 			return 2
 		}
 		fmt.Fprintf(stdout, "mutate: %d of the sample judged already (%s)\n", len(judged), *jsonOut)
@@ -104,6 +107,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	defer os.RemoveAll(work)
+	eq := map[string]string{}
+	if b, err := os.ReadFile(at(*equivalent)); err == nil {
+		if eq, err = mutation.ParseEquivalents(b); err != nil {
+			fmt.Fprintf(stderr, "mutate: %s: %v\n", *equivalent, err)
+			return 2
+		}
+	}
 	// The oracle must pass unmutated, or every mutant would look killed.
 	extra := strings.Fields(*oracleFlags)
 	start := time.Now()
@@ -115,6 +125,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	for i, m := range sample {
 		r, ok := judged[m.ID()]
 		switch {
+		case *rejudge && !ok:
+			continue
+		case *rejudge && r.Outcome == mutation.Lived && eq[m.ID()] == "":
+			r = judge(root, work, &m, *timeout, extra)
+			fmt.Fprintf(stdout, "%3d/%d %-10s %5.0fs %s %s (judged again)\n", i+1, len(sample), r.Outcome, r.Seconds, m.ID(), r.By)
 		case ok:
 		case *budget > 0 && time.Since(start) > *budget:
 			continue
@@ -125,13 +140,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 		results = append(results, r)
 		if err := save(results); err != nil {
 			fmt.Fprintf(stderr, "mutate: %v\n", err)
-			return 2
-		}
-	}
-	eq := map[string]string{}
-	if b, err := os.ReadFile(at(*equivalent)); err == nil {
-		if eq, err = mutation.ParseEquivalents(b); err != nil {
-			fmt.Fprintf(stderr, "mutate: %s: %v\n", *equivalent, err)
 			return 2
 		}
 	}
