@@ -83,18 +83,21 @@ Feature: exec input and source preparation
       | when code is not a string           | {"code": 7, "command": "return 'from command';"}    | "from command" |
 
   # The source is the code string as JSON.parse reads the arguments: an
-  # escaped surrogate pair is one character, U+1F600.
+  # escaped surrogate pair is one character, U+1F600, and \u0000 is the
+  # character NUL inside the string literal.
   @core @CM-5.3
-  Scenario: exec reads an escaped surrogate pair in its arguments as one character of the source
+  Scenario Outline: exec reads the escapes of its JSON arguments into the source: <case>
     Given a turn starts
     When the model calls exec with arguments:
       """json
-      {"code": "const s = \"\ud83d\ude00\"; return [s.length, s.codePointAt(0), s === \"\\u{1F600}\"];"}
+      <arguments>
       """
-    Then the result value is:
-      """json
-      [2, 128512, true]
-      """
+    Then the result value is <value>
+
+    Examples:
+      | case                                   | arguments                                                                                                 | value              |
+      | an escaped surrogate pair is one character | {"code": "const s = \"\ud83d\ude00\"; return [s.length, s.codePointAt(0), s === \"\\\\u{1F600}\"];"} | [2, 128512, true]  |
+      | an escaped NUL is a character          | {"code": "const s = \"a\u0000b\"; return [s.length, s.charCodeAt(1)];"}                                    | [3, 0]             |
 
   @core @CM-5.4 @CM-5.8 @CM-7.6 @CM-19.4 @CM-19.2
   Scenario Outline: exec input check rejects a missing or blank source: <case>
