@@ -83,6 +83,37 @@ Feature: Catalog search ranking
       ]
       """
 
+  @core @CM-12.2
+  Scenario: Search: idf is the natural logarithm computed as section 12.2 says
+    # With the 17 tools of the background, 27 documents: "mur" is in 2 of them,
+    # so its idf is ln(28 / 2.5) = ln(11.2), which fdlibm's log computes on
+    # a path other idfs here do not take, and "zqb" scores just above "zqa":
+    # a logarithm a few percent off on that path puts "zqa" first.
+    Given the tools:
+      """json
+      [
+        {"name": "zqa", "description": "kol"},
+        {"name": "zqb", "description": "mur pad pad pad"},
+        {"name": "zqcb", "description": "kol kol kol pad"},
+        {"name": "zqcc", "description": "kol kol kol pad"},
+        {"name": "zqdb", "description": "mur mur mur pad"},
+        {"name": "zqea", "description": "pad pad"},
+        {"name": "zqeb", "description": "pad pad"},
+        {"name": "zqec", "description": "pad pad"},
+        {"name": "zqed", "description": "pad pad"},
+        {"name": "zqee", "description": "pad pad"}
+      ]
+      """
+    When a turn starts
+    And the model calls exec with:
+      """js
+      return (await tools.search("kol mur")).map((entry) => entry.name);
+      """
+    Then the result value is:
+      """json
+      ["zqdb", "zqcb", "zqcc", "zqb", "zqa"]
+      """
+
   @core @CM-12.7 @CM-10.11
   Scenario: Search: results are compact catalog entries
     When a turn starts

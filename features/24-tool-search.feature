@@ -1593,7 +1593,11 @@ Feature: Tool Search
       """
     Then the tool result details include:
       """json
-      {"id": "openclaw:core:ping", "name": "ping", "parameters": {}}
+      {"id": "openclaw:core:ping", "name": "ping"}
+      """
+    And the tool result details at "$.parameters" are:
+      """json
+      {}
       """
 
   # tool_call

@@ -628,17 +628,37 @@ func TestHammer(t *testing.T) {
 	}
 }
 
-// TestRespondContext: a reply that no handler takes (a client that stopped
-// reading) does not hold the caller past its context.
+// TestRespondContext: a reply that no handler takes, or that a handler
+// never finishes writing (a client that stopped reading), does not hold the
+// caller past its context; a reply never handed over leaves the request
+// open for another.
 func TestRespondContext(t *testing.T) {
-	req := newRequest("responses", http.Header{}, []byte(`{}`))
-	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
-	defer cancel()
-	err := req.RespondContext(ctx, Reply{Text: "late"})
-	if !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("RespondContext = %v, want the context's deadline", err)
+	short := func() (context.Context, context.CancelFunc) {
+		return context.WithTimeout(context.Background(), 50*time.Millisecond)
 	}
-	if err := req.RespondContext(context.Background(), Reply{Text: "again"}); err == nil {
-		t.Error("a second reply was accepted")
+	req := newRequest("responses", http.Header{}, []byte(`{}`))
+	ctx, cancel := short()
+	defer cancel()
+	if err := req.RespondContext(ctx, Reply{Text: "late"}); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("RespondContext with no handler = %v, want the context's deadline", err)
+	}
+	// The handler takes the next reply and never reports it written.
+	taken := make(chan Reply, 1)
+	go func() { taken <- <-req.replies }()
+	ctx2, cancel2 := short()
+	defer cancel2()
+	if err := req.RespondContext(ctx2, Reply{Text: "again"}); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("RespondContext with a stuck writer = %v, want the context's deadline", err)
+	}
+	if got := <-taken; got.Text != "again" {
+		t.Errorf("the handler took %q, want the second reply", got.Text)
+	}
+	if err := req.RespondContext(context.Background(), Reply{Text: "third"}); err == nil || errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("a reply after one was handed over = %v, want already answered", err)
+	}
+	done, cancel3 := context.WithCancel(context.Background())
+	cancel3()
+	if err := newRequest("responses", http.Header{}, []byte(`{}`)).RespondContext(done, Reply{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("RespondContext with an ended context = %v, want it refused", err)
 	}
 }

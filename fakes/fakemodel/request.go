@@ -94,8 +94,13 @@ func (r *Request) Respond(rep Reply) error { return r.RespondContext(context.Bac
 
 // RespondContext is Respond, returning ctx's error once ctx ends: a client
 // that stops reading (a busy or stuck process) cannot hold the caller past
-// its deadline. The answer is still written if the client reads it later.
+// its deadline. A reply the handler took is still written if the client
+// reads it later; one it had not taken yet is not sent, and the request
+// can be answered again.
 func (r *Request) RespondContext(ctx context.Context, rep Reply) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("fakemodel: handing over the reply: %w", err)
+	}
 	r.mu.Lock()
 	if r.answered {
 		r.mu.Unlock()
@@ -116,6 +121,9 @@ func (r *Request) RespondContext(ctx context.Context, rep Reply) error {
 		defer r.mu.Unlock()
 		return r.abortErr
 	case <-ctx.Done():
+		r.mu.Lock()
+		r.answered = false
+		r.mu.Unlock()
 		return fmt.Errorf("fakemodel: handing over the reply: %w", ctx.Err())
 	}
 }

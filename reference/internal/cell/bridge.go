@@ -88,8 +88,9 @@ func (b *bridge) Request(method, id string, args []byte) {
 	}
 	// A yield suspends the run, and storing it checks the cap; any other
 	// request is host work that the run resolves inline, which takes a
-	// slot first.
-	if method != guest.MethodYield && b.reserve != nil && !b.reserve() {
+	// slot first. Once refused, the run dispatches nothing more: it fails
+	// at the end of the leg, and no later request's work may run for it.
+	if b.overCap || (method != guest.MethodYield && b.reserve != nil && !b.reserve()) {
 		b.overCap = true
 		return
 	}

@@ -57,7 +57,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	equivalent := fs.String("equivalent", "docs/mutation-equivalent.txt", "mutants recorded as equivalent (a relative path is from the repository root)")
 	out := fs.String("out", "docs/mutation.md", "where the score goes (a relative path is from the repository root)")
 	jsonOut := fs.String("json", "reports/mutation.json", "where every result goes (a relative path is from the repository root)")
-	budget := fs.Duration("budget", 0, "stop taking new mutants after this long (0: judge the whole sample); -resume continues")
+	budget := fs.Duration("budget", 0, "stop taking new mutants after this long (0: judge the whole sample); -resume continues (-rejudge judges every survivor)")
 	resume := fs.Bool("resume", false, "keep the results in -json for mutants of this sample and judge only the rest")
 	rejudge := fs.Bool("rejudge", false, "judge again the mutants that lived in -json, and no new ones")
 	oracleFlags := fs.String("oracle-flags", "", "more conform flags for the oracle, e.g. \"--path 02-configuration.feature\" for a quick look (the score counts only with the whole suite)")
@@ -95,8 +95,21 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stdout, "mutate: %d of the sample judged already (%s)\n", len(judged), *jsonOut)
 	}
-	save := func(results []mutation.Result) error {
-		b, _ := json.MarshalIndent(results, "", "  ")
+	// known holds every result of the sample so far, earlier ones
+	// included; each save writes them all, in sample order, so a run that
+	// stops midway loses only the mutant it was judging.
+	known := judged
+	inOrder := func() []mutation.Result {
+		var out []mutation.Result
+		for _, m := range sample {
+			if r, ok := known[m.ID()]; ok {
+				out = append(out, r)
+			}
+		}
+		return out
+	}
+	save := func() error {
+		b, _ := json.MarshalIndent(inOrder(), "", "  ")
 		_ = os.MkdirAll(filepath.Dir(at(*jsonOut)), 0o755)
 		return os.WriteFile(at(*jsonOut), append(b, '\n'), 0o644)
 	}
@@ -121,9 +134,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mutate: the suite does not pass on the unmutated reference (%s: %s)\n", r.Outcome, r.By)
 		return 2
 	}
-	var results []mutation.Result
 	for i, m := range sample {
-		r, ok := judged[m.ID()]
+		r, ok := known[m.ID()]
 		switch {
 		case *rejudge && !ok:
 			continue
@@ -137,12 +149,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 			r = judge(root, work, &m, *timeout, extra)
 			fmt.Fprintf(stdout, "%3d/%d %-10s %5.0fs %s %s\n", i+1, len(sample), r.Outcome, r.Seconds, m.ID(), r.By)
 		}
-		results = append(results, r)
-		if err := save(results); err != nil {
+		if r == known[m.ID()] {
+			continue // an earlier result, kept as it is
+		}
+		known[m.ID()] = r
+		if err := save(); err != nil {
 			fmt.Fprintf(stderr, "mutate: %v\n", err)
 			return 2
 		}
 	}
+	results := inOrder()
 	var md bytes.Buffer
 	title := fmt.Sprintf("Mutation score of the conformance suite (sample of %d, seed %d)", len(sample), *seed)
 	if len(results) < len(sample) {
