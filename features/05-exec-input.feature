@@ -409,6 +409,7 @@ Feature: exec input and source preparation
       | a shebang script                          | #!/bin/bash\necho hello                              |
       | an if test block                          | if [ -f notes.txt ]; then cat notes.txt; fi          |
       | a for-in loop                             | for f in *.txt; do echo $f; done                     |
+      | an arithmetic for loop                    | for ((i = 0; i < 3; i++)); do echo $i; done          |
       | a brace function definition               | function greet {\n  echo hi\n}                       |
       | a case selection                          | case "$1" in\n  start) echo go;;\nesac              |
       | environment assignments before a command  | FOO=bar BAZ=1 node server.js                         |
