@@ -455,6 +455,7 @@ Feature: exec input and source preparation
       | an export list         | export { x };                         |
       | export interface       | export interface Shape { x: number }  |
       | export enum            | export enum Color { Red }             |
+      | a bare export star     | export *                              |
 
   # 5.5 Evaluation
 

@@ -163,6 +163,17 @@ Feature: TypeScript cells
       | import equals require      | import fs = require("node:fs");\nreturn fs;                   |
       | export from                | export { helper } from "./helper";\nreturn 1;                 |
 
+  @typescript @CM-6.9 @CM-6.6
+  Scenario: a TypeScript cell that ends in a bare export star is no re-export and fails the transform
+    Given a turn starts
+    When the model calls exec in typescript with:
+      """ts
+      export *
+      """
+    Then the result fails with code "invalid_input"
+    And the result failure phase is "input"
+    And the result error starts with "typescript transform failed: "
+
   @typescript @CM-6.9 @CM-5.10 @checklist-17
   Scenario Outline: the module-access rule also checks the transformed JavaScript of <form>
     Given a turn starts
