@@ -414,6 +414,7 @@ Feature: exec input and source preparation
       | a case selection                          | case "$1" in\n  start) echo go;;\nesac              |
       | environment assignments before a command  | FOO=bar BAZ=1 node server.js                         |
       | a known command with flags                | ls -la /tmp                                          |
+      | a known command alone                     | pwd                                                  |
       | a bin-prefixed known command              | /usr/local/bin/git status                            |
       | a /bin/-prefixed known command            | /bin/ls -la /tmp                                     |
       | a /usr/bin/-prefixed known command        | /usr/bin/git status                                  |
