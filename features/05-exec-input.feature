@@ -330,6 +330,7 @@ Feature: exec input and source preparation
       | a require call                         | const fs = require("node:fs");\nreturn 1;                 |
       | an optional require call               | return require?.("node:fs");                              |
       | a comma-sequence require call          | return (0, require)("node:child_process");                |
+      | a require named with a unicode escape  | text("ran");\nconst fs = \u0072equire("node:fs");\nreturn 1; |
       | an import inside a template substitution | return `${import('node:fs')}`;                          |
 
   @core @CM-5.16
