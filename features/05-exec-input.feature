@@ -99,6 +99,7 @@ Feature: exec input and source preparation
       | an escaped surrogate pair is one character | {"code": "const s = \"\ud83d\ude00\"; return [s.length, s.codePointAt(0), s === \"\\\\u{1F600}\"];"} | [2, 128512, true]  |
       | an escaped NUL is a character          | {"code": "const s = \"a\u0000b\"; return [s.length, s.charCodeAt(1)];"}                                    | [3, 0]             |
       | a short source with an escaped newline | {"code": "1\\n"}                                                                                        | null               |
+      | a source that ends in the number 0      | {"code": "return 0"}                                                                                      | 0                  |
 
   @core @CM-5.4 @CM-5.8 @CM-7.6 @CM-19.4 @CM-19.2
   Scenario Outline: exec input check rejects a missing or blank source: <case>
