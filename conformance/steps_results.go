@@ -314,19 +314,29 @@ func (w *world) toolResultAt(path, wantJSON string, subset bool) error {
 // rememberToolResultAt keeps the value at path of the latest tool result
 // under name.
 func (w *world) rememberToolResultAt(path, name string) error {
-	rec, err := w.lastTool()
+	_, got, err := w.lastToolAt(path)
 	if err != nil {
 		return err
-	}
-	got, err := jsonAt(rec.payload, path)
-	if err != nil {
-		return fmt.Errorf("%s result: %w\nresult: %s", rec.name, err, show(rec.payload))
 	}
 	if w.remembered == nil {
 		w.remembered = map[string]any{}
 	}
 	w.remembered[name] = got
 	return nil
+}
+
+// lastToolAt returns the latest tool call and the value at path of its
+// payload.
+func (w *world) lastToolAt(path string) (*callRecord, any, error) {
+	rec, err := w.lastTool()
+	if err != nil {
+		return nil, nil, err
+	}
+	got, err := jsonAt(rec.payload, path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s result: %w\nresult: %s", rec.name, err, show(rec.payload))
+	}
+	return rec, got, nil
 }
 
 // compareRemembered checks the value at path of the latest tool result
@@ -336,13 +346,9 @@ func (w *world) compareRemembered(path, name string, equal bool) error {
 	if !ok {
 		return fmt.Errorf("nothing is remembered as %q", name)
 	}
-	rec, err := w.lastTool()
+	rec, got, err := w.lastToolAt(path)
 	if err != nil {
 		return err
-	}
-	got, err := jsonAt(rec.payload, path)
-	if err != nil {
-		return fmt.Errorf("%s result: %w\nresult: %s", rec.name, err, show(rec.payload))
 	}
 	switch same := reflect.DeepEqual(was, got); {
 	case equal && !same:

@@ -68,25 +68,19 @@ func Boot(ctx context.Context, o Options) (*System, error) {
 	switch o.Runtime {
 	case "missing":
 		opts.WasmPath = filepath.Join(os.TempDir(), "codemodekit-missing", "quickjs.wasm")
-	case "unreadable":
-		dir, err := os.MkdirTemp("", "codemodekit-unreadable-")
+	case "unreadable", "corrupt":
+		dir, err := os.MkdirTemp("", "codemodekit-"+o.Runtime+"-")
 		if err != nil {
 			return nil, err
 		}
 		s.tmp = dir
 		opts.WasmPath = filepath.Join(dir, "quickjs.wasm")
-		if err := os.Mkdir(opts.WasmPath, 0o700); err != nil {
-			s.Close()
-			return nil, err
+		if o.Runtime == "unreadable" {
+			err = os.Mkdir(opts.WasmPath, 0o700) // a directory where the file should be
+		} else {
+			err = os.WriteFile(opts.WasmPath, []byte("\x00asm not really"), 0o600)
 		}
-	case "corrupt":
-		dir, err := os.MkdirTemp("", "codemodekit-corrupt-")
 		if err != nil {
-			return nil, err
-		}
-		s.tmp = dir
-		opts.WasmPath = filepath.Join(dir, "quickjs.wasm")
-		if err := os.WriteFile(opts.WasmPath, []byte("\x00asm not really"), 0o600); err != nil {
 			s.Close()
 			return nil, err
 		}
