@@ -429,10 +429,11 @@ func TestFault_SlowTool(t *testing.T) {
 			}
 		}}
 	// The cell's deadline bounds the resumed run too: it must hold a snapshot
-	// restore on a loaded machine under -race, so it is a second, and the
-	// tool takes three.
-	turn := start(t, rt, `{"tools":{"codeMode":{"enabled":true,"timeoutMs":1000}}}`, slow)
-	got := call(t, turn, "exec", map[string]any{"code": `return await tools.callValue("openclaw:core:slow", {ms: 3000})`})
+	// restore on a loaded machine under -race (a second was not always
+	// enough on two busy cores), so it is three seconds, and the tool takes
+	// seven.
+	turn := start(t, rt, `{"tools":{"codeMode":{"enabled":true,"timeoutMs":3000}}}`, slow)
+	got := call(t, turn, "exec", map[string]any{"code": `return await tools.callValue("openclaw:core:slow", {ms: 7000})`})
 	if got["status"] != "waiting" || got["reason"] != "pending_tools" {
 		t.Fatalf("exec = %v, want waiting/pending_tools", got)
 	}
@@ -443,7 +444,7 @@ func TestFault_SlowTool(t *testing.T) {
 			break
 		}
 	}
-	want := map[string]any{"status": "completed", "value": map[string]any{"slept": 3000.0}}
+	want := map[string]any{"status": "completed", "value": map[string]any{"slept": 7000.0}}
 	if diff := cmp.Diff(want, pick(res, "status", "value", "error")); diff != "" {
 		t.Errorf("wait mismatch (-want +got):\n%s", diff)
 	}
