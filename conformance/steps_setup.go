@@ -43,6 +43,7 @@ func (w *world) registerSetup(sc *godog.ScenarioContext) {
 	sc.Step(`^the MCP server "([^"]+)" also offers resources:$`, w.mcpResources)
 	sc.Step(`^the MCP server "([^"]+)" also offers prompts:$`, w.mcpPrompts)
 	sc.Step(`^the real MCP server "([^"]+)"$`, w.realMCPServer)
+	sc.Step(`^the MCP server "([^"]+)" is served over (streamable HTTP|SSE)$`, w.mcpTransport)
 	sc.Step(`^the plugin "([^"]*)" registers the namespace:$`, w.registerNamespace)
 	sc.Step(`^the plugin "([^"]+)" is rolled back$`, func(p string) error { w.setup.RolledBack = append(w.setup.RolledBack, p); return nil })
 	sc.Step(`^sub-agents answer "([^"]*)"$`, func(t string) error { w.setup.SubAgentAnswer = t; return nil })
@@ -283,6 +284,18 @@ func (w *world) mcpPrompts(name string, d *godog.DocString) error {
 	s := w.server(name)
 	s.Prompts = append(s.Prompts, items...)
 	return nil
+}
+
+// mcpTransport serves a scripted server over the named HTTP transport; it
+// must be declared first.
+func (w *world) mcpTransport(name, transport string) error {
+	for i := range w.setup.MCPServers {
+		if s := &w.setup.MCPServers[i]; s.Name == name && s.Fixture == "" {
+			s.Transport = map[string]string{"streamable HTTP": "streamable-http", "SSE": "sse"}[transport]
+			return nil
+		}
+	}
+	return fmt.Errorf("no scripted MCP server %q is declared before this step", name)
 }
 
 func (w *world) realMCPServer(fixture string) error {

@@ -144,6 +144,10 @@ type MCPServer struct {
 	// Fixture names a real third-party server in fixtures/mcp (profile
 	// real-mcp); Tools, Resources and Prompts are then unused.
 	Fixture string
+	// Transport is the HTTP transport a scripted server is served over:
+	// "" or "streamable-http" for streamable HTTP, "sse" for HTTP with
+	// server-sent events (SPEC.md section 14.1).
+	Transport string
 }
 
 // A Namespace is one internal namespace registration.

@@ -32,6 +32,41 @@ Feature: Real MCP transports and their failure modes
       {"callCount": 2, "sources": {"openclaw": 0, "client": 0}}
       """
 
+  @real-mcp @CM-14.1 @CM-14.2
+  Scenario Outline: A server over <transport> is listed and its tool answers
+    Given the MCP server "docs" with tools:
+      """json
+      [
+        {
+          "name": "lookup_topic",
+          "description": "Look up a documentation topic.",
+          "inputSchema": {"type": "object", "required": ["topic"], "properties": {"topic": {"type": "string"}}},
+          "behavior": {"returns": {"pages": 3}}
+        }
+      ]
+      """
+    And the MCP server "docs" is served over <transport>
+    When a turn starts
+    And the model calls exec with:
+      """js
+      const servers = (await MCP.$api()).servers.map((server) => server.serverName);
+      const found = await MCP.docs.lookupTopic({ topic: "transports" });
+      return { servers, pages: found.structuredContent };
+      """
+    Then the result value is:
+      """json
+      {"servers": ["docs"], "pages": {"pages": 3}}
+      """
+    And the tool "lookup_topic" was last called with:
+      """json
+      {"topic": "transports"}
+      """
+
+    Examples:
+      | transport       |
+      | streamable HTTP |
+      | SSE             |
+
   @real-mcp @CM-14.1 @CM-14.16
   Scenario: A real server's structured content reaches the guest unchanged
     Given the real MCP server "everything"

@@ -20,6 +20,7 @@ import (
 type FakeMCP struct {
 	mu      sync.Mutex
 	servers map[string]*fakemcp.Server
+	sse     map[string]bool // servers served over SSE
 	order   []string
 }
 
@@ -35,23 +36,38 @@ func (m *FakeMCP) Start(s *conformance.Setup) error {
 		if srv.Fixture != "" || m.servers[srv.Name] != nil {
 			continue
 		}
-		fs, err := fakemcp.Start(srv.Name, srv.Tools, srv.Resources, srv.Prompts, s.Host)
+		transport := srv.Transport
+		if transport == "" {
+			transport = fakemcp.StreamableHTTP
+		}
+		def := fakemcp.Definition{Name: srv.Name, Tools: srv.Tools, Resources: srv.Resources, Prompts: srv.Prompts}
+		fs, err := fakemcp.StartDefinition(def, s.Host, transport)
 		if err != nil {
 			return fmt.Errorf("start fake MCP server %q: %w", srv.Name, err)
 		}
 		m.servers[srv.Name] = fs
+		if transport == fakemcp.SSE {
+			if m.sse == nil {
+				m.sse = map[string]bool{}
+			}
+			m.sse[srv.Name] = true
+		}
 		m.order = append(m.order, srv.Name)
 	}
 	return nil
 }
 
-// Entries returns the mcp.servers entry of every started server: its url.
+// Entries returns the mcp.servers entry of every started server: its url,
+// and "transport": "sse" for a server served over SSE.
 func (m *FakeMCP) Entries() map[string]map[string]any {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	out := make(map[string]map[string]any, len(m.servers))
 	for name, s := range m.servers {
 		out[name] = map[string]any{"url": s.URL()}
+		if m.sse[name] {
+			out[name]["transport"] = fakemcp.SSE
+		}
 	}
 	return out
 }
@@ -63,7 +79,7 @@ func (m *FakeMCP) Close() {
 	for _, name := range m.order {
 		m.servers[name].Close()
 	}
-	m.servers, m.order = nil, nil
+	m.servers, m.sse, m.order = nil, nil, nil
 }
 
 // MCPSetup runs the MCP servers of a setup for an implementation in
