@@ -20,6 +20,7 @@ func (w *world) registerTurns(sc *godog.ScenarioContext) {
 	})
 	sc.Step(`^a turn starts in session "([^"]+)"$`, func(s string) error { return w.startTurn(sessionTurn(s)) })
 	sc.Step(`^a turn starts in session "([^"]+)" within the same agent run$`, w.sameRunTurn)
+	sc.Step(`^a turn starts for agent "([^"]+)" within the same agent run and session$`, w.sameSessionTurn)
 	sc.Step(`^a turn starts with tools disabled$`, func() error { t := defaultTurn(); t.DisableTools = true; return w.startTurn(t) })
 	sc.Step(`^a raw model call starts$`, func() error { t := defaultTurn(); t.NoTools = true; return w.startTurn(t) })
 	sc.Step(`^the turn is aborted$`, w.abortTurn)
@@ -45,6 +46,17 @@ func (w *world) sameRunTurn(session string) error {
 	}
 	t := sessionTurn(session)
 	t.RunID = w.cur.spec.RunID
+	return w.startTurn(t)
+}
+
+// sameSessionTurn starts a turn that differs from the current one only in
+// its agent id.
+func (w *world) sameSessionTurn(agent string) error {
+	if w.cur == nil {
+		return errors.New("no earlier turn to share the agent run and session with")
+	}
+	t := w.cur.spec
+	t.AgentID = agent
 	return w.startTurn(t)
 }
 

@@ -704,6 +704,27 @@ Feature: Runs, snapshots and wait
       {"bridgeDispatchStarted": false, "output": [], "replaySafe": false}
       """
 
+  @snapshots @CM-8.19 @CM-8.20 @CM-8.3
+  Scenario: wait refuses a run of another agent within the same agent run and session
+    Given a turn starts
+    When the model calls exec with:
+      """js
+      await yield_control();
+      return 1;
+      """
+    Then the result is waiting with reason "yield"
+    When a turn starts for agent "helper" within the same agent run and session
+    And the model calls wait
+    Then the wait is refused with "code mode run belongs to a different session."
+    And the result failure phase is "input"
+    When a turn starts for agent "main" within the same agent run and session
+    And the model calls wait
+    Then the result status is "completed"
+    And the result value is:
+      """json
+      1
+      """
+
   @snapshots @CM-8.19 @CM-8.20 @CM-8.21 @checklist-22 @CM-19.2
   Scenario: a second concurrent wait for the same run is refused and leaves the run intact
     Given code mode is configured as:
