@@ -12,6 +12,17 @@ import (
 func (w *world) registerLog(sc *godog.ScenarioContext) {
 	sc.Step(`^the target log contains "([^"]*)"$`, func(s string) error { return w.logContains(s, true) })
 	sc.Step(`^the target log does not contain "([^"]*)"$`, func(s string) error { return w.logContains(s, false) })
+	sc.Step(`^the target log contains the run id of the latest waiting result$`, w.logContainsRunID)
+}
+
+// logContainsRunID checks the log for the run id of the latest waiting
+// exec or wait result: run ids are the target's own, so no literal can.
+func (w *world) logContainsRunID() error {
+	id, err := w.latestRunID()
+	if err != nil {
+		return err
+	}
+	return w.logContains(id, true)
 }
 
 func (w *world) logContains(text string, want bool) error {

@@ -141,6 +141,18 @@ Feature: Debug logging for code mode
     And the target log contains "failed"
     And the target log contains "output_limit_exceeded"
 
+  @snapshots @CM-21.1
+  Scenario: Lifecycle debug lines carry the run id of a suspended run
+    Given the target environment has "OPENCLAW_DEBUG_CODE_MODE" set to "1"
+    When a turn starts
+    And the model calls exec with:
+      """js
+      await yield_control();
+      return 1;
+      """
+    Then the result is waiting with reason "yield"
+    And the target log contains the run id of the latest waiting result
+
   @core @CM-21.4
   Scenario: OPENCLAW_DEBUG_MODEL_PAYLOAD=tools logs exec, wait and the direct-only tool but no hidden tool
     Given the tool:
