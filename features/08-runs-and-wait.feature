@@ -706,7 +706,11 @@ Feature: Runs, snapshots and wait
 
   @snapshots @CM-8.19 @CM-8.20 @CM-8.3
   Scenario: wait refuses a run of another agent within the same agent run and session
-    Given a turn starts
+    Given the config also has:
+      """json
+      {"agents": {"list": [{"id": "main"}, {"id": "helper"}]}}
+      """
+    And a turn starts
     When the model calls exec with:
       """js
       await yield_control();
