@@ -497,6 +497,26 @@ Feature: Tool catalog
       ]
       """
 
+  @core @CM-11.23 @CM-11.24
+  Scenario: Catalog: an input hint one character over 300 leaves its last property out
+    # The three parts with their "; " separators and the braces take 301
+    # characters, one over the budget, so the third part is left out.
+    Given the tools:
+      """json
+      [
+        {"name":"hint_edge","parameters":{"type":"object","required":["alpha_yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy","bravo_yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy","charlie_yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy"],"properties":{"alpha_yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy":{"type":"string"},"bravo_yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy":{"type":"string"},"charlie_yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy":{"type":"string"}}}}
+      ]
+      """
+    When a turn starts
+    And the model calls exec with:
+      """js
+      return ALL_TOOLS.map((entry) => entry.input);
+      """
+    Then the result value is:
+      """json
+      ["{ alpha_yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy: string; bravo_yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy: string; ... }"]
+      """
+
   @core @CM-11.23
   Scenario: Catalog: a parameter schema that is not an object gives the input hint unknown
     Given the tools:
