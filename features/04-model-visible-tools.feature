@@ -588,6 +588,120 @@ Feature: Model-visible tools
       ["openclaw:core:fleet_report_99_quarterly_summary_with_extended_details_and_arch"]
       """
 
+  @core @CM-4.26 @CM-4.25
+  Scenario: Model-visible tools: a line that fills the index to exactly 8000 characters with the footer that then applies is kept
+    # 84 lines of 89 characters, then one of 78: with the footer for the 9
+    # tools left out, the block is exactly 8000 characters. Counting that
+    # footer for 11 tools instead (one digit more) would leave the line out.
+    Given the tools:
+      """json
+      [
+        {"name": "fleet_00_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_01_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_02_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_03_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_04_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_05_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_06_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_07_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_08_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_09_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_10_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_11_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_12_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_13_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_14_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_15_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_16_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_17_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_18_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_19_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_20_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_21_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_22_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_23_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_24_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_25_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_26_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_27_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_28_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_29_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_30_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_31_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_32_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_33_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_34_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_35_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_36_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_37_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_38_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_39_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_40_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_41_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_42_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_43_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_44_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_45_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_46_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_47_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_48_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_49_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_50_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_51_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_52_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_53_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_54_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_55_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_56_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_57_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_58_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_59_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_60_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_61_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_62_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_63_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_64_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_65_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_66_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_67_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_68_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_69_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_70_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_71_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_72_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_73_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_74_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_75_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_76_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_77_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_78_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_79_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_80_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_81_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_82_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_83_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "gate_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"},
+        {"name": "yard_00_quarterly_summary_with_extended_details_and_archive_xx"},
+        {"name": "yard_01_quarterly_summary_with_extended_details_and_archive_xx"},
+        {"name": "yard_02_quarterly_summary_with_extended_details_and_archive_xx"},
+        {"name": "yard_03_quarterly_summary_with_extended_details_and_archive_xx"},
+        {"name": "yard_04_quarterly_summary_with_extended_details_and_archive_xx"},
+        {"name": "yard_05_quarterly_summary_with_extended_details_and_archive_xx"},
+        {"name": "yard_06_quarterly_summary_with_extended_details_and_archive_xx"},
+        {"name": "yard_07_quarterly_summary_with_extended_details_and_archive_xx"},
+        {"name": "yard_08_quarterly_summary_with_extended_details_and_archive_xx"}
+      ]
+      """
+    When a turn starts
+    Then the exec description ends with:
+      """text
+      - "openclaw:core:fleet_83_quarterly_summary_with_extended_details_and_archive_x" {} -> ?
+      - "openclaw:core:gate_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx" {} -> ?
+
+      9 additional OpenClaw/plugin tools omitted from this prompt index. Use ALL_TOOLS or tools.search inside exec to find them.
+      """
+    And the exec description does not contain "yard_00"
+
   @namespaces @CM-4.20 @CM-4.9 @CM-15.7
   Scenario: Model-visible tools: visible internal namespaces add the registered-namespace section
     Given the tools:
