@@ -10,7 +10,7 @@
 //
 //	mutate [-size 150] [-seed 1] [-packages cell,catalog,...] [-timeout 10m]
 //	       [-equivalent docs/mutation-equivalent.txt] [-out docs/mutation.md]
-//	       [-budget 90m] [-resume] [-rejudge]
+//	       [-budget 90m] [-resume] [-rejudge] [-report]
 //
 // It writes the score and the surviving mutants to -out, and every result
 // to -json as each mutant is judged; a surviving mutant is either killed by
@@ -21,7 +21,8 @@
 // only the rest. The score of a partly judged sample says how many of the
 // sample it covers. -rejudge judges again, against the suite as it is now,
 // the mutants that lived in -json (after scenarios were added to kill
-// them), and judges no new ones.
+// them), and judges no new ones. -report only writes -out again from the
+// results in -json, with the equivalents recorded since.
 package main
 
 import (
@@ -60,6 +61,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	budget := fs.Duration("budget", 0, "stop taking new mutants after this long (0: judge the whole sample); -resume continues (-rejudge judges every survivor)")
 	resume := fs.Bool("resume", false, "keep the results in -json for mutants of this sample and judge only the rest")
 	rejudge := fs.Bool("rejudge", false, "judge again the mutants that lived in -json, and no new ones")
+	reportOnly := fs.Bool("report", false, "write -out again from the results in -json and the -equivalent file, judging nothing (after recording equivalents)")
 	oracleFlags := fs.String("oracle-flags", "", "more conform flags for the oracle, e.g. \"--path 02-configuration.feature\" for a quick look (the score counts only with the whole suite)")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -68,6 +70,27 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "mutate: %v\n", err)
 		return 2
+	}
+	at := func(p string) string {
+		if filepath.IsAbs(p) {
+			return p
+		}
+		return filepath.Join(root, p)
+	}
+	if *reportOnly {
+		// The results are in sample order already; -size says how large
+		// the sample they come from is.
+		b, err := os.ReadFile(at(*jsonOut))
+		if err != nil {
+			fmt.Fprintf(stderr, "mutate: %v\n", err)
+			return 2
+		}
+		var results []mutation.Result
+		if err := json.Unmarshal(b, &results); err != nil {
+			fmt.Fprintf(stderr, "mutate: %s: %v\n", *jsonOut, err)
+			return 2
+		}
+		return score(stdout, stderr, results, *size, *seed, *packages, at(*equivalent), at(*out))
 	}
 	var all []mutation.Mutant
 	for _, p := range strings.Split(*packages, ",") {
@@ -81,12 +104,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 	sample := mutation.Sample(all, *size, *seed)
 	fmt.Fprintf(stdout, "mutate: %d mutants found, %d sampled (seed %d)\n", len(all), len(sample), *seed)
 
-	at := func(p string) string {
-		if filepath.IsAbs(p) {
-			return p
-		}
-		return filepath.Join(root, p)
-	}
 	judged := map[string]mutation.Result{}
 	if *resume || *rejudge {
 		if judged, err = earlier(at(*jsonOut), sample); err != nil {
@@ -158,24 +175,36 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
-	results := inOrder()
+	return score(stdout, stderr, inOrder(), len(sample), *seed, *packages, at(*equivalent), at(*out))
+}
+
+// score writes the score of results, judged from a sample of the given
+// size, to out, with the equivalents recorded in the file equivalent.
+func score(stdout, stderr io.Writer, results []mutation.Result, size int, seed uint64, packages, equivalent, out string) int {
+	eq := map[string]string{}
+	if b, err := os.ReadFile(equivalent); err == nil {
+		if eq, err = mutation.ParseEquivalents(b); err != nil {
+			fmt.Fprintf(stderr, "mutate: %s: %v\n", equivalent, err)
+			return 2
+		}
+	}
 	var md bytes.Buffer
-	title := fmt.Sprintf("Mutation score of the conformance suite (sample of %d, seed %d)", len(sample), *seed)
-	if len(results) < len(sample) {
-		title = fmt.Sprintf("Mutation score of the conformance suite (%d of a sample of %d judged, seed %d)", len(results), len(sample), *seed)
+	title := fmt.Sprintf("Mutation score of the conformance suite (sample of %d, seed %d)", size, seed)
+	if len(results) < size {
+		title = fmt.Sprintf("Mutation score of the conformance suite (%d of a sample of %d judged, seed %d)", len(results), size, seed)
 	}
 	if err := mutation.Markdown(&md, title, results, eq); err != nil {
 		fmt.Fprintf(stderr, "mutate: %v\n", err)
 		return 2
 	}
 	fmt.Fprintf(&md, "\nMutants: gremlins `%s` (dry run) over reference/internal/{%s}. Oracle: the in-process suite (`conform --fail-fast`), built with each mutant as an overlay. Regenerate: `make mutate MUTATE_FLAGS='-size %d -seed %d'`.\n",
-		strings.TrimPrefix(gremlins, "github.com/go-gremlins/gremlins/cmd/"), *packages, *size, *seed)
-	if err := os.WriteFile(at(*out), md.Bytes(), 0o644); err != nil {
+		strings.TrimPrefix(gremlins, "github.com/go-gremlins/gremlins/cmd/"), packages, size, seed)
+	if err := os.WriteFile(out, md.Bytes(), 0o644); err != nil {
 		fmt.Fprintf(stderr, "mutate: %v\n", err)
 		return 2
 	}
 	s := mutation.Tally(results, eq)
-	fmt.Fprintf(stdout, "mutate: %.1f%% killed (%d killed, %d lived, %d equivalent, %d not viable); %s\n", s.Percent(), s.Killed, s.Lived, s.Equivalent, s.NotViable, *out)
+	fmt.Fprintf(stdout, "mutate: %.1f%% killed (%d killed, %d lived, %d equivalent, %d not viable); %s\n", s.Percent(), s.Killed, s.Lived, s.Equivalent, s.NotViable, out)
 	return 0
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/codemodekit/kit/tools/internal/mutation"
@@ -38,5 +39,40 @@ func TestEarlier(t *testing.T) {
 	}
 	if _, err := earlier(path, []mutation.Mutant{a}); err == nil {
 		t.Error("earlier of a broken file: no error")
+	}
+}
+
+// -report scores the results already judged with the equivalents recorded
+// since, and judges nothing (it does not even list the mutants).
+func TestReportOnly(t *testing.T) {
+	dir := t.TempDir()
+	results := filepath.Join(dir, "mutation.json")
+	equivalent := filepath.Join(dir, "equivalent.txt")
+	out := filepath.Join(dir, "mutation.md")
+	if err := os.WriteFile(results, []byte(`[
+  {"mutant": {"package": "internal/catalog", "file": "catalog.go", "line": 1, "column": 2, "type": "ARITHMETIC_BASE"}, "outcome": "killed", "seconds": 3, "by": "x.feature:1"},
+  {"mutant": {"package": "internal/engine", "file": "vm.go", "line": 9, "column": 9, "type": "INVERT_NEGATIVES"}, "outcome": "lived", "seconds": 9},
+  {"mutant": {"package": "internal/guest", "file": "ledger.go", "line": 4, "column": 5, "type": "CONDITIONALS_BOUNDARY"}, "outcome": "lived", "seconds": 9}
+]`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(equivalent, []byte("internal/guest/ledger.go:4:5 CONDITIONALS_BOUNDARY :: no guest reaches it\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr strings.Builder
+	if code := run([]string{"-report", "-size", "10", "-json", results, "-equivalent", equivalent, "-out", out}, &stdout, &stderr); code != 0 {
+		t.Fatalf("mutate -report = %d, stderr:\n%s", code, stderr.String())
+	}
+	if want := "mutate: 50.0% killed (1 killed, 1 lived, 1 equivalent, 0 not viable)"; !strings.Contains(stdout.String(), want) {
+		t.Errorf("stdout = %q, want it to contain %q", stdout.String(), want)
+	}
+	md, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"(3 of a sample of 10 judged, seed 1)", "no guest reaches it", "`internal/engine/vm.go:9:9 INVERT_NEGATIVES` | not yet killed"} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("%s does not contain %q:\n%s", out, want, md)
+		}
 	}
 }
