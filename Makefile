@@ -130,7 +130,8 @@ bench: deps ## the benchmarks, side by side (reference/BENCHMARKS.md)
 # of make test. MUTATE_FLAGS passes flags, for example
 # MUTATE_FLAGS='-size 150 -seed 1 -packages cell,config'; a sample can be
 # judged in parts with -budget 60m, then -resume (reports/mutation.json),
-# and -rejudge judges the survivors again once scenarios were added.
+# -rejudge judges the survivors again once scenarios were added, and -report
+# writes the score again after equivalents were recorded.
 MUTATE_FLAGS ?=
 .PHONY: mutate
 mutate: deps ## mutation score of a seeded sample (MUTATE_FLAGS; docs/mutation.md)
