@@ -702,6 +702,112 @@ Feature: Model-visible tools
       """
     And the exec description does not contain "yard_00"
 
+  @core @CM-4.26 @CM-4.25
+  Scenario: Model-visible tools: an index whose lines and whole-index footer take 8001 characters leaves a line out
+    # The heading, the 86 lines, the blank line and the footer for a whole
+    # index take 8001 characters, one over the budget, so the budgeted
+    # index applies and the last line does not fit beside its footer.
+    Given the tools:
+      """json
+      [
+        {"name": "fleet_00_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_01_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_02_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_03_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_04_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_05_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_06_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_07_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_08_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_09_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_10_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_11_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_12_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_13_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_14_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_15_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_16_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_17_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_18_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_19_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_20_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_21_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_22_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_23_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_24_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_25_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_26_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_27_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_28_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_29_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_30_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_31_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_32_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_33_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_34_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_35_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_36_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_37_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_38_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_39_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_40_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_41_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_42_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_43_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_44_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_45_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_46_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_47_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_48_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_49_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_50_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_51_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_52_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_53_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_54_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_55_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_56_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_57_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_58_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_59_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_60_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_61_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_62_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_63_quarterly_summary_with_extended_details_and_archive_"},
+        {"name": "fleet_64_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_65_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_66_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_67_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_68_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_69_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_70_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_71_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_72_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_73_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_74_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_75_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_76_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_77_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_78_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_79_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_80_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_81_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_82_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_83_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "fleet_84_quarterly_summary_with_extended_details_and_archive_x"},
+        {"name": "gate_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"}
+      ]
+      """
+    When a turn starts
+    Then the exec description ends with:
+      """text
+      - "openclaw:core:fleet_83_quarterly_summary_with_extended_details_and_archive_x" {} -> ?
+      - "openclaw:core:fleet_84_quarterly_summary_with_extended_details_and_archive_x" {} -> ?
+
+      1 additional OpenClaw/plugin tools omitted from this prompt index. Use ALL_TOOLS or tools.search inside exec to find them.
+      """
+    And the exec description does not contain "gate_"
+
   @namespaces @CM-4.20 @CM-4.9 @CM-15.7
   Scenario: Model-visible tools: visible internal namespaces add the registered-namespace section
     Given the tools:
