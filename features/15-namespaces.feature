@@ -145,6 +145,33 @@ Feature: Internal code-mode namespaces
       {"type": "object", "keys": ["Issues"]}
       """
 
+  @namespaces @CM-15.1 @CM-4.20
+  Scenario: A namespace prompt given as a function of the run context is computed for each run
+    Given the plugin "github" registers the namespace:
+      """json
+      {
+        "id": "github-issues",
+        "globalName": "Issues",
+        "description": "GitHub issue helpers for the current repository.",
+        "prompt": {"$template": "Use Issues for agent {agentId} in {sessionKey}."},
+        "requiredToolNames": ["github_list_issues", "github_update_issue"],
+        "scope": {"list": {"$tool": "github_list_issues"}}
+      }
+      """
+    When a turn starts
+    Then the exec description contains:
+      """text
+      - Issues: GitHub issue helpers for the current repository.
+      Use Issues for agent main in agent:main:main.
+      """
+    When a turn starts for agent "ops"
+    Then the exec description contains:
+      """text
+      - Issues: GitHub issue helpers for the current repository.
+      Use Issues for agent ops in agent:ops:main.
+      """
+    And the exec description does not contain "agent main"
+
   @namespaces @CM-15.7 @CM-4.21 @ns-1
   Scenario: A namespace whose backing tool is denied has no global, no namespaces member and no prompt text
     Given the plugin "github" registers the namespace:

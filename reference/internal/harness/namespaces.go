@@ -22,7 +22,7 @@ func registry(namespaces []protocol.Namespace, rolledBack []string) (*codemode.N
 			ID                string          `json:"id"`
 			GlobalName        string          `json:"globalName"`
 			Description       string          `json:"description"`
-			Prompt            string          `json:"prompt"`
+			Prompt            json.RawMessage `json:"prompt"`
 			RequiredToolNames []string        `json:"requiredToolNames"`
 			Scope             json.RawMessage `json:"scope"`
 		}
@@ -31,7 +31,10 @@ func registry(namespaces []protocol.Namespace, rolledBack []string) (*codemode.N
 		}
 		scope := r.Scope
 		nr := codemode.NamespaceRegistration{ID: r.ID, GlobalName: r.GlobalName, Description: r.Description,
-			Prompt: r.Prompt, RequiredToolNames: r.RequiredToolNames}
+			RequiredToolNames: r.RequiredToolNames}
+		if err := setPrompt(&nr, r.Prompt); err != nil {
+			return nil, nil, fmt.Errorf("namespace registration %q: %w", r.ID, err)
+		}
 		if len(scope) > 0 {
 			nr.CreateScope = func(ctx codemode.NamespaceContext) (any, error) { return buildScope(scope, ctx) }
 		}
@@ -45,6 +48,30 @@ func registry(namespaces []protocol.Namespace, rolledBack []string) (*codemode.N
 		reg.ClearPlugin(p)
 	}
 	return reg, errs, nil
+}
+
+// setPrompt sets the prompt of a registration: a JSON string is the text,
+// and {"$template": "... {agentId} ..."} is a function of the run context
+// that replaces each {field} with that run-context field.
+func setPrompt(nr *codemode.NamespaceRegistration, raw json.RawMessage) error {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	if err := json.Unmarshal(raw, &nr.Prompt); err == nil {
+		return nil
+	}
+	var t struct {
+		Template *string `json:"$template"`
+	}
+	if err := json.Unmarshal(raw, &t); err != nil || t.Template == nil {
+		return fmt.Errorf("prompt is neither a string nor {\"$template\": string}: %s", raw)
+	}
+	template := *t.Template
+	nr.PromptFunc = func(ctx codemode.NamespaceContext) string {
+		return strings.NewReplacer("{agentId}", ctx.AgentID, "{sessionKey}", ctx.SessionKey,
+			"{sessionId}", ctx.SessionID, "{runId}", ctx.RunID).Replace(template)
+	}
+	return nil
 }
 
 // checkMarkers calls createCodeModeNamespaceTool for every $tool marker of a
