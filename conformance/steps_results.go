@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
@@ -48,6 +49,7 @@ func (w *world) registerResults(sc *godog.ScenarioContext) {
 	})
 	sc.Step(`^the tool result text is:$`, w.toolResultText)
 	sc.Step(`^the tool result text is the pretty JSON of its details$`, w.toolResultTextIsPretty)
+	sc.Step(`^the tool result text is the pretty JSON of its details without "([^"]+)"$`, w.toolResultTextIsPrettyWithout)
 	sc.Step(`^the tool result is not flagged as an error$`, func() error { return w.toolResultFlagged(false) })
 	sc.Step(`^the tool result is flagged as an error$`, func() error { return w.toolResultFlagged(true) })
 }
@@ -446,6 +448,37 @@ func (w *world) toolResultTextIsPretty() error {
 	if o.Text != want {
 		return &mismatchError{first: Mismatch{Path: "text", Want: "pretty JSON", Got: "other text"},
 			msg: fmt.Sprintf("%s result text is not the pretty JSON of its details:\n got: %q\nwant: %q", rec.name, o.Text, want), diff: cmp.Diff(want, o.Text)}
+	}
+	return nil
+}
+
+// toolResultTextIsPrettyWithout checks that the latest tool call's text
+// is pretty-printed JSON of its details object less one member, which the
+// details must have (tool_call's status, CM-24.37).
+func (w *world) toolResultTextIsPrettyWithout(member string) error {
+	rec, err := w.lastTool()
+	if err != nil {
+		return err
+	}
+	o := rec.outcome
+	var details map[string]any
+	if err := json.Unmarshal(o.Details, &details); err != nil || details == nil {
+		return mismatch("details", presence("object"), presence("other"), "the %s result's details are not a JSON object: %s", rec.name, o.Details)
+	}
+	if _, ok := details[member]; !ok {
+		return mismatch("$."+member, presence(kindPresent), presence(kindMissing), "the %s result's details have no %q member", rec.name, member)
+	}
+	delete(details, member)
+	var text any
+	if err := json.Unmarshal([]byte(o.Text), &text); err != nil {
+		return mismatch("text", presence("JSON"), presence("other text"), "the %s result text is not JSON: %q", rec.name, o.Text)
+	}
+	if pretty, err := prettyJSON([]byte(o.Text)); err != nil || pretty != o.Text {
+		return mismatch("text", presence("pretty JSON"), presence("other text"), "the %s result text is not pretty-printed JSON: %q", rec.name, o.Text)
+	}
+	if diff := cmp.Diff(any(details), text); diff != "" {
+		return &mismatchError{first: Mismatch{Path: "text", Want: "pretty JSON", Got: "other text"},
+			msg: fmt.Sprintf("%s result text is not its details without %q (-want +got):\n%s", rec.name, member, diff), diff: diff}
 	}
 	return nil
 }

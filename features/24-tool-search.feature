@@ -1987,6 +1987,98 @@ Feature: Tool Search
     And the tool result text is the pretty JSON of its details
     And the tool result is not flagged as an error
 
+  @tool-search @CM-24.37 @CM-24.44 @CM-24.20
+  Scenario Outline: Tool Search: tool_call marks a result whose details are <details> with the failure kind <kind>
+    Given tool search is configured as:
+      """json
+      {"mode": "tools"}
+      """
+    And the tool:
+      """json
+      {"name": "deploy", "source": "core", "description": "Deploy the site."}
+      """
+    And the tool "deploy" returns:
+      """json
+      <details>
+      """
+    When a turn starts
+    And the model calls "tool_call" with:
+      """json
+      {"id": "deploy", "args": {}}
+      """
+    Then the tool result details at "$.status" are:
+      """json
+      "<kind>"
+      """
+    And the tool result details at "$.result.details" are:
+      """json
+      <details>
+      """
+    And the tool result text is the pretty JSON of its details without "status"
+    And the tool result is not flagged as an error
+
+    Examples:
+      | details | kind |
+      | {"status": "error", "message": "quota exceeded"} | failed |
+      | {"status": "failed"} | failed |
+      | {"status": "failure"} | failed |
+      | {"status": "unavailable"} | failed |
+      | {"status": "invalid"} | failed |
+      | {"status": " Error "} | failed |
+      | {"ok": false} | failed |
+      | {"success": false, "status": "completed"} | failed |
+      | {"error": "disk full"} | failed |
+      | {"error": {"code": 7}, "ok": true} | failed |
+      | {"exitCode": 2} | failed |
+      | {"status": "blocked"} | blocked |
+      | {"status": "denied"} | blocked |
+      | {"status": "forbidden"} | blocked |
+      | {"status": "disabled"} | blocked |
+      | {"status": "approval-unavailable"} | blocked |
+      | {"timedOut": true} | timed_out |
+      | {"status": "timeout"} | timed_out |
+      | {"status": "timed_out"} | timed_out |
+      | {"status": "aborted"} | cancelled |
+      | {"status": "cancelled"} | cancelled |
+      | {"status": "canceled"} | cancelled |
+      | {"status": "killed"} | cancelled |
+
+  @tool-search @CM-24.37 @CM-24.44
+  Scenario Outline: Tool Search: tool_call does not mark a result whose details are <details>
+    Given tool search is configured as:
+      """json
+      {"mode": "tools"}
+      """
+    And the tool:
+      """json
+      {"name": "deploy", "source": "core", "description": "Deploy the site."}
+      """
+    And the tool "deploy" returns:
+      """json
+      <details>
+      """
+    When a turn starts
+    And the model calls "tool_call" with:
+      """json
+      {"id": "deploy", "args": {}}
+      """
+    Then the tool result details at "$.result.details" are:
+      """json
+      <details>
+      """
+    And the tool result text is the pretty JSON of its details
+    And the tool result is not flagged as an error
+
+    Examples:
+      | details |
+      | {"status": "error", "ok": true} |
+      | {"status": "failed", "success": true} |
+      | {"status": "completed", "exitCode": 2} |
+      | {"exitCode": 0} |
+      | {"error": ""} |
+      | {"ok": "false", "timedOut": "yes"} |
+      | {"status": "done"} |
+
   # tool_search_code
 
   @tool-search @CM-24.4 @CM-24.8 @CM-24.11 @CM-24.39

@@ -113,7 +113,13 @@ func (t *Turn) toolCall(ctx context.Context, ts *toolSearch, call ToolCall) tool
 	if err != nil {
 		return toolsearch.CallFailed(err.Error())
 	}
-	return toolsearch.Called(e, envelope, res.IsError)
+	// A result the host marks as an error is a failure even when its
+	// details do not say so.
+	kind := toolsearch.FailureKind(res.Details)
+	if kind == "" && res.IsError {
+		kind = toolsearch.KindFailed
+	}
+	return toolsearch.Called(e, envelope, kind)
 }
 
 func nonNilContent(c []ContentBlock) []ContentBlock {

@@ -327,15 +327,16 @@ type called struct {
 }
 
 // Called is tool_call's result for a call that returned envelope, the
-// {content, details?} object of the tool's result. When the tool reported
-// an error, the details say so with status "failed"; the text does not.
-func Called(e catalog.Entry, envelope json.RawMessage, isError bool) Result {
+// {content, details?} object of the tool's result. When the result is
+// flagged as an error (kind is its failure kind, FailureKind), the details
+// say so with "status": kind after the result; the text does not.
+func Called(e catalog.Entry, envelope json.RawMessage, kind string) Result {
 	r := result(called{Tool: Compact(e), Result: envelope})
-	if isError {
+	if kind != "" {
 		d := result(struct {
 			called
 			Status string `json:"status"`
-		}{called{Tool: Compact(e), Result: envelope}, "failed"})
+		}{called{Tool: Compact(e), Result: envelope}, kind})
 		r.Details = d.Details
 	}
 	return r
