@@ -532,7 +532,11 @@ Feature: MCP namespace, $api and virtual declaration files
         {"name": "open_ticket", "inputSchema": {"type": "object", "properties": {}}},
         {"name": "prototype", "inputSchema": {"type": "object", "properties": {}}},
         {"name": "resources", "inputSchema": {"type": "object", "properties": {}}},
-        {"name": "text", "inputSchema": {"type": "object", "properties": {}}}
+        {"name": "text", "inputSchema": {"type": "object", "properties": {}}},
+        {"name": "zebra_AZ09az", "inputSchema": {"type": "object", "properties": {}}},
+        {"name": "0Zed", "inputSchema": {"type": "object", "properties": {}}},
+        {"name": "9Apple", "inputSchema": {"type": "object", "properties": {}}},
+        {"name": "alpha_zulu", "inputSchema": {"type": "object", "properties": {}}}
       ]
       """
     When a turn starts
@@ -560,7 +564,11 @@ Feature: MCP namespace, $api and virtual declaration files
           "open_ticket": "openTicket",
           "prototype": "prototype2",
           "resources": "resources2",
-          "text": "text2"
+          "text": "text2",
+          "zebra_AZ09az": "zebraAZ09az",
+          "0Zed": "Zed",
+          "9Apple": "Apple",
+          "alpha_zulu": "alphaZulu"
         },
         "apiIsHelper": true
       }
