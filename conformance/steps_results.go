@@ -50,6 +50,7 @@ func (w *world) registerResults(sc *godog.ScenarioContext) {
 	sc.Step(`^the tool result text is:$`, w.toolResultText)
 	sc.Step(`^the tool result text is the pretty JSON of its details$`, w.toolResultTextIsPretty)
 	sc.Step(`^the tool result text is the pretty JSON of its details without "([^"]+)"$`, w.toolResultTextIsPrettyWithout)
+	sc.Step(`^the tool result details have no "([^"]+)"$`, w.toolResultLacks)
 	sc.Step(`^the tool result is not flagged as an error$`, func() error { return w.toolResultFlagged(false) })
 	sc.Step(`^the tool result is flagged as an error$`, func() error { return w.toolResultFlagged(true) })
 }
@@ -448,6 +449,23 @@ func (w *world) toolResultTextIsPretty() error {
 	if o.Text != want {
 		return &mismatchError{first: Mismatch{Path: "text", Want: "pretty JSON", Got: "other text"},
 			msg: fmt.Sprintf("%s result text is not the pretty JSON of its details:\n got: %q\nwant: %q", rec.name, o.Text, want), diff: cmp.Diff(want, o.Text)}
+	}
+	return nil
+}
+
+// toolResultLacks checks that the latest tool call's details are an
+// object without the member.
+func (w *world) toolResultLacks(member string) error {
+	rec, err := w.lastTool()
+	if err != nil {
+		return err
+	}
+	var details map[string]json.RawMessage
+	if err := json.Unmarshal(rec.outcome.Details, &details); err != nil || details == nil {
+		return mismatch("details", presence("object"), presence("other"), "the %s result's details are not a JSON object: %s", rec.name, rec.outcome.Details)
+	}
+	if v, ok := details[member]; ok {
+		return mismatch("$."+member, presence(kindAbsent), presence(kindPresent), "the %s result's details have %q: %s", rec.name, member, v)
 	}
 	return nil
 }

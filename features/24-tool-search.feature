@@ -2014,8 +2014,7 @@ Feature: Tool Search
       """json
       <details>
       """
-    And the tool result text is the pretty JSON of its details without "status"
-    And the tool result is not flagged as an error
+    And the tool result is flagged as an error
 
     Examples:
       | details | kind |
@@ -2066,7 +2065,7 @@ Feature: Tool Search
       """json
       <details>
       """
-    And the tool result text is the pretty JSON of its details
+    And the tool result details have no "status"
     And the tool result is not flagged as an error
 
     Examples:
@@ -2078,6 +2077,27 @@ Feature: Tool Search
       | {"error": ""} |
       | {"ok": "false", "timedOut": "yes"} |
       | {"status": "done"} |
+
+  @tool-search @CM-24.37 @CM-24.19
+  Scenario: Tool Search: the text of a flagged tool_call result stays the pretty JSON of its tool and result
+    Given tool search is configured as:
+      """json
+      {"mode": "tools"}
+      """
+    And the tool:
+      """json
+      {"name": "deploy", "source": "core", "description": "Deploy the site."}
+      """
+    And the tool "deploy" returns:
+      """json
+      {"status": "error", "message": "quota exceeded"}
+      """
+    When a turn starts
+    And the model calls "tool_call" with:
+      """json
+      {"id": "deploy", "args": {}}
+      """
+    Then the tool result text is the pretty JSON of its details without "status"
 
   # tool_search_code
 

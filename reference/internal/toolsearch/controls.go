@@ -329,7 +329,8 @@ type called struct {
 // Called is tool_call's result for a call that returned envelope, the
 // {content, details?} object of the tool's result. When the result is
 // flagged as an error (kind is its failure kind, FailureKind), the details
-// say so with "status": kind after the result; the text does not.
+// say so with "status": kind after the result, and the tool message is
+// flagged too; the text does not change.
 func Called(e catalog.Entry, envelope json.RawMessage, kind string) Result {
 	r := result(called{Tool: Compact(e), Result: envelope})
 	if kind != "" {
@@ -338,6 +339,7 @@ func Called(e catalog.Entry, envelope json.RawMessage, kind string) Result {
 			Status string `json:"status"`
 		}{called{Tool: Compact(e), Result: envelope}, kind})
 		r.Details = d.Details
+		r.IsError = true
 	}
 	return r
 }
