@@ -1091,6 +1091,30 @@ Feature: Runs, snapshots and wait
     Then the result value is "Oslo"
     And the tool "weather" was called 1 times
 
+  @snapshots @CM-8.31
+  Scenario: a run that resolved its host work inline gives its slot of the 64-run limit back
+    Given code mode is configured as:
+      """json
+      {"enabled": true, "timeoutMs": 60000}
+      """
+    And a turn starts
+    When the model calls exec with:
+      """js
+      return (await tools.callValue("weather", { city: "Oslo" })).city;
+      """
+    Then the result value is "Oslo"
+    When the model calls exec with:
+      """js
+      return (await tools.callValue("weather", { city: "Oslo" })).city;
+      """
+    Then the result value is "Oslo"
+    When the model calls exec 64 times at the same time with:
+      """js
+      await yield_control();
+      return "slot";
+      """
+    Then 64 of the results have status "waiting"
+
   @snapshots @CM-8.35 @CM-8.31
   Scenario: a snapshot over maxSnapshotBytes is not stored and takes no slot of the 64-run limit
     Given code mode is configured as:
