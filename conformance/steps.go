@@ -18,6 +18,7 @@ func (w *world) register(sc *godog.ScenarioContext) {
 	w.registerHost(sc)
 	w.registerTrajectory(sc)
 	w.registerTranscript(sc)
+	w.registerReplay(sc)
 	w.registerLog(sc)
 	w.registerHostile(sc)
 }

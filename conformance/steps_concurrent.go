@@ -48,7 +48,7 @@ func (w *world) concurrently(n int, name string, args json.RawMessage) error {
 			return fmt.Errorf("CallBatch returned %d outcomes for %d calls", len(outs), n)
 		}
 		for i, out := range outs {
-			recs[i] = callRecord{name: name, id: ids[i], outcome: out, payload: decodePayload(out)}
+			recs[i] = callRecord{name: name, id: ids[i], args: args, outcome: out, payload: decodePayload(out)}
 		}
 		w.group = recs
 		for _, r := range recs {
@@ -65,7 +65,7 @@ func (w *world) concurrently(n int, name string, args json.RawMessage) error {
 			ctx, cancel := w.ctx()
 			defer cancel()
 			out, err := ts.turn.Call(ctx, ids[i], name, args)
-			recs[i], errs[i] = callRecord{name: name, id: ids[i], outcome: out, payload: decodePayload(out)}, err
+			recs[i], errs[i] = callRecord{name: name, id: ids[i], args: args, outcome: out, payload: decodePayload(out)}, err
 		}()
 	}
 	wg.Wait()

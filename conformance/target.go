@@ -76,6 +76,12 @@ type (
 	BatchCaller interface {
 		CallBatch(ctx context.Context, calls []ToolCall) ([]Outcome, error)
 	}
+	// A ModelInputReader is a Turn whose implementation sends model
+	// requests: it shows the conversation of the latest one as the model
+	// received it, the session's replayed transcript first (CM-22.2).
+	ModelInputReader interface {
+		ModelInput() []ModelItem
+	}
 	// A Timed turn reports, once it has ended, how long the
 	// implementation worked on it: the duration of its client request
 	// less the time the suite, playing the model, held the model
@@ -85,6 +91,20 @@ type (
 		Implementation() (time.Duration, bool)
 	}
 )
+
+// A ModelItem is one element of a model request's conversation: a message
+// (Type "message", Role and Text), a function call (Type "function_call",
+// CallID, Name and Arguments) or a function call's output (Type
+// "function_call_output", CallID and Output).
+type ModelItem struct {
+	Type      string
+	Role      string
+	Text      string
+	CallID    string
+	Name      string
+	Arguments string
+	Output    string
+}
 
 // A ToolCall is one model tool call of a batch.
 type ToolCall struct {

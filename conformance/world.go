@@ -31,10 +31,11 @@ type world struct {
 	runSeq  int
 	callSeq int
 
-	last       *callRecord // the latest exec or wait
-	lastAny    *callRecord // the latest call of any tool
-	waitingIDs []string    // run ids of waiting results, in order
-	lastWaitID string      // the run id the latest wait call used
+	last       *callRecord            // the latest exec or wait
+	lastByName map[string]*callRecord // the latest exec and the latest wait
+	lastAny    *callRecord            // the latest call of any tool
+	waitingIDs []string               // run ids of waiting results, in order
+	lastWaitID string                 // the run id the latest wait call used
 	group      []callRecord
 	na         error
 
@@ -59,6 +60,7 @@ type turnState struct {
 type callRecord struct {
 	name    string
 	id      string
+	args    json.RawMessage
 	outcome Outcome
 	payload any // decoded payload (details, else the text as JSON), nil if none
 }
@@ -208,7 +210,7 @@ func (w *world) callWithID(id, name string, args json.RawMessage) (callRecord, e
 	if err != nil {
 		return callRecord{}, fmt.Errorf("call %s: %w", name, err)
 	}
-	rec := callRecord{name: name, id: id, outcome: out, payload: decodePayload(out)}
+	rec := callRecord{name: name, id: id, args: args, outcome: out, payload: decodePayload(out)}
 	w.record(rec)
 	return rec, nil
 }
@@ -217,6 +219,10 @@ func (w *world) record(rec callRecord) {
 	w.lastAny = &rec
 	if rec.name == "exec" || rec.name == "wait" {
 		w.last = &rec
+		if w.lastByName == nil {
+			w.lastByName = map[string]*callRecord{}
+		}
+		w.lastByName[rec.name] = &rec
 		if m, ok := rec.payload.(map[string]any); ok && m["status"] == "waiting" {
 			if id, ok := m["runId"].(string); ok {
 				w.waitingIDs = append(w.waitingIDs, id)

@@ -375,6 +375,27 @@ Feature: Gateway, transcripts and the end-to-end plan
       ]
       """
 
+  @e2e @CM-22.2 @CM-22.3
+  Scenario: A later turn's model request replays the session's exec and wait calls with their ids, arguments and result texts
+    Given code mode is enabled
+    And the catalog "basic"
+    When a turn starts
+    And the model calls exec with:
+      """js
+      text("first turn");
+      return await yield_control("replay");
+      """
+    Then the result is waiting with reason "yield"
+    When the model calls wait
+    Then the result value is:
+      """json
+      {"status": "yielded", "reason": "replay"}
+      """
+    When the turn ends
+    And a turn starts
+    Then the model request replays the latest exec call with its id, arguments and result text
+    And the model request replays the latest wait call with its id, arguments and result text
+
   @e2e @CM-22.2 @CM-22.5 @CM-9.13 @checklist-23 @CM-8.28
   Scenario: A gateway restart keeps the transcript but discards suspended runs
     Given code mode is enabled

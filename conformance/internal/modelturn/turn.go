@@ -77,9 +77,10 @@ type Turn struct {
 
 	// calls serializes the model's answers; AbortWith does not take it, so
 	// an abort can land while a call runs.
-	calls sync.Mutex
-	conv  Conversation // the model's side
-	clock Clock        // the client request's
+	calls  sync.Mutex
+	conv   Conversation     // the model's side
+	clock  Clock            // the client request's
+	latest []fakemodel.Item // the conversation of the latest model request, under calls
 }
 
 // clientResult is how a turn's client request ended.
@@ -108,6 +109,9 @@ func (t *Turn) Start(ctx context.Context, client *http.Client, req *http.Request
 		return err
 	}
 	t.conv.Put(first)
+	t.calls.Lock()
+	t.latest = first.Items
+	t.calls.Unlock()
 	t.tools = make([]conformance.ToolDefinition, len(first.Tools))
 	for i, d := range first.Tools {
 		t.tools[i] = conformance.ToolDefinition{Name: d.Name, Description: d.Description, Parameters: d.Parameters}
@@ -148,6 +152,18 @@ func (t *Turn) ended() error {
 // happen while the suite holds a model request, so they are not counted.
 func (t *Turn) Implementation() (time.Duration, bool) { return t.clock.Implementation(&t.conv) }
 
+// ModelInput implements conformance.ModelInputReader.
+func (t *Turn) ModelInput() []conformance.ModelItem {
+	t.calls.Lock()
+	defer t.calls.Unlock()
+	out := make([]conformance.ModelItem, len(t.latest))
+	for i, it := range t.latest {
+		out[i] = conformance.ModelItem{Type: it.Type, Role: it.Role, Text: it.Text, CallID: it.CallID,
+			Name: it.Name, Arguments: it.Arguments, Output: it.Output}
+	}
+	return out
+}
+
 // Tools returns the model-visible tools of the turn's first model request.
 func (t *Turn) Tools() []conformance.ToolDefinition { return slices.Clone(t.tools) }
 
@@ -180,6 +196,7 @@ func (t *Turn) CallBatch(ctx context.Context, calls []conformance.ToolCall) ([]c
 		return nil, err
 	}
 	t.conv.Put(req)
+	t.latest = req.Items
 	results, err := t.opts.Transcribed(ctx)
 	if err != nil {
 		return nil, err
