@@ -398,14 +398,27 @@ func confirmed(root, work, scenario string, timeout time.Duration) bool {
 	return run.Run() != nil && ctx.Err() == nil
 }
 
-// firstFailure finds the first failing scenario in conform's progress.
+// firstFailure finds the first failing scenario in conform's progress, or,
+// when conform stopped before any scenario failed (a mutant that crashes
+// the process), its panic or fatal error, else its last line.
 func firstFailure(progress string) string {
-	for _, l := range strings.Split(progress, "\n") {
+	lines := strings.Split(progress, "\n")
+	for _, l := range lines {
 		if strings.HasPrefix(l, "failed ") {
 			return strings.TrimSpace(strings.TrimPrefix(l, "failed"))
 		}
 	}
-	return firstLine(progress)
+	for _, l := range lines {
+		if strings.HasPrefix(l, "panic: ") || strings.HasPrefix(l, "fatal error: ") {
+			return firstLine(l)
+		}
+	}
+	for i := len(lines) - 1; i >= 0; i-- {
+		if l := strings.TrimSpace(lines[i]); l != "" {
+			return firstLine(l)
+		}
+	}
+	return ""
 }
 
 func firstLine(s string) string {

@@ -76,3 +76,17 @@ func TestReportOnly(t *testing.T) {
 		}
 	}
 }
+
+func TestFirstFailure(t *testing.T) {
+	tests := []struct{ progress, want string }{
+		{"running 3 scenarios, seed 1\nfailed         a.feature:9 A scenario\nfailed         b.feature:3 B\n", "a.feature:9 A scenario"},
+		{"running 3 scenarios, seed 1\npanic: runtime error: index out of range [16] with length 16\n\ngoroutine 7 [running]:\n", "panic: runtime error: index out of range [16] with length 16"},
+		{"running 3 scenarios, seed 1\nconform: the suite stopped\n\n", "conform: the suite stopped"},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		if got := firstFailure(tt.progress); got != tt.want {
+			t.Errorf("firstFailure(%q) = %q, want %q", tt.progress, got, tt.want)
+		}
+	}
+}
