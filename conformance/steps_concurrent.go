@@ -18,6 +18,79 @@ func (w *world) registerConcurrent(sc *godog.ScenarioContext) {
 	sc.Step(`^the both wait results are:$`, w.groupResults)
 	sc.Step(`^(\d+) of the results have status "([^"]+)"$`, w.groupCountStatus)
 	sc.Step(`^one of the results fails with "([^"]*)"$`, w.groupOneFails)
+	sc.Step(`^the model starts exec in the background with:$`, w.execInBackground)
+	sc.Step(`^the background exec is still running$`, w.backgroundRunning)
+	sc.Step(`^the background exec ends$`, w.backgroundEnds)
+}
+
+// A backgroundCall is an exec call of one turn that runs while the
+// scenario goes on, in that turn or another (CM-17.11, CM-22.6).
+type backgroundCall struct {
+	done chan struct{}
+	rec  callRecord
+	err  error
+}
+
+// execInBackground starts an exec call of the current turn and returns at
+// once; the background exec ends joins it.
+func (w *world) execInBackground(d *godog.DocString) error {
+	if w.bg != nil {
+		return errors.New("a background exec is running already")
+	}
+	ts, err := w.turn()
+	if err != nil {
+		return err
+	}
+	id := w.nextCallID()
+	if ts.firstExecID == "" {
+		ts.firstExecID = id
+	}
+	args, _ := json.Marshal(map[string]string{"code": d.Content})
+	bg := &backgroundCall{done: make(chan struct{})}
+	w.bg = bg
+	go func() {
+		defer close(bg.done)
+		ctx, cancel := w.ctx()
+		defer cancel()
+		out, err := ts.turn.Call(ctx, id, "exec", args)
+		bg.rec, bg.err = callRecord{name: "exec", id: id, args: args, outcome: out, payload: decodePayload(out)}, err
+	}()
+	return nil
+}
+
+// backgroundRunning checks that the background exec has not answered yet.
+func (w *world) backgroundRunning() error {
+	if w.bg == nil {
+		return errors.New("no background exec was started")
+	}
+	select {
+	case <-w.bg.done:
+		return mismatch("background exec", presence("running"), presence("ended"), "the background exec has ended already: %s", w.bg.rec.outcome.Text)
+	default:
+		return nil
+	}
+}
+
+// backgroundEnds waits for the background exec and makes its result the
+// latest one.
+func (w *world) backgroundEnds() error {
+	bg := w.bg
+	if bg == nil {
+		return errors.New("no background exec was started")
+	}
+	ctx, cancel := w.ctx()
+	defer cancel()
+	select {
+	case <-bg.done:
+	case <-ctx.Done():
+		return fmt.Errorf("the background exec did not end within %v", stepTimeout)
+	}
+	w.bg = nil
+	if bg.err != nil {
+		return fmt.Errorf("background exec: %w", bg.err)
+	}
+	w.record(bg.rec)
+	return nil
 }
 
 func (w *world) concurrently(n int, name string, args json.RawMessage) error {

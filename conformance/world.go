@@ -37,6 +37,7 @@ type world struct {
 	waitingIDs []string               // run ids of waiting results, in order
 	lastWaitID string                 // the run id the latest wait call used
 	group      []callRecord
+	bg         *backgroundCall // the exec the model started in the background
 	na         error
 
 	// turnErr is a turn start failure waiting for `the turn fails with`.

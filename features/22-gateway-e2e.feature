@@ -455,6 +455,29 @@ Feature: Gateway, transcripts and the end-to-end plan
     And the result value is 21
     And the tool "weather" was called 2 times
 
+  @e2e @CM-17.11 @CM-22.6 @timing
+  Scenario: A cell that loops forever in one turn does not hold up another turn's exec, tool calls and model requests
+    Given code mode is configured as:
+      """json
+      {"enabled": true, "timeoutMs": 8000}
+      """
+    And the catalog "basic"
+    When a turn starts
+    And the model starts exec in the background with:
+      """js
+      for (;;) {}
+      """
+    And a turn starts in session "other"
+    And the model calls exec with:
+      """js
+      return (await tools.callValue("openclaw:core:weather", { city: "Oslo" })).temp;
+      """
+    Then the result value is 21
+    And the tool "weather" was called 1 times
+    And the background exec is still running
+    When the background exec ends
+    Then the result fails with code "timeout"
+
   @e2e @CM-22.1
   Scenario: The session transcript keeps the text and the details of every tool result
     Given code mode is enabled
