@@ -465,11 +465,16 @@ Feature: MCP namespace, $api and virtual declaration files
       """json
       [{"name": "ping", "inputSchema": {"type": "object", "properties": {}}}]
       """
+    And the MCP server "Zv0.9az_A" with tools:
+      """json
+      [{"name": "ping", "inputSchema": {"type": "object", "properties": {}}}]
+      """
     When a turn starts
     And the model calls exec with:
       """js
       const root = await MCP.$api();
       await MCP.chromeDevtools.takeSnapshot({ output: "markdown" });
+      await MCP.zv09azA.ping({});
       return {
         servers: root.servers.map((server) => [server.identifier, server.serverName, server.toolCount]),
         constructorIsServer: typeof MCP.constructor2.ping,
@@ -480,6 +485,7 @@ Feature: MCP namespace, $api and virtual declaration files
       {
         "servers": [
           ["lives", "9lives", 1],
+          ["zv09azA", "Zv0.9az_A", 1],
           ["server", "___", 1],
           ["chromeDevtools", "chrome-devtools", 1],
           ["class2", "class", 1],
@@ -495,6 +501,10 @@ Feature: MCP namespace, $api and virtual declaration files
     And the tool "take_snapshot" was last called with:
       """json
       {"output": "markdown"}
+      """
+    And the trajectory includes:
+      """json
+      [{"type": "tool_call", "catalogId": "mcp:Zv0-9az_A:ping", "status": "ok"}]
       """
 
   @mcp @CM-14.8
