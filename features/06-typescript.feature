@@ -162,6 +162,9 @@ Feature: TypeScript cells
       | import type                | import type { Shipment } from "./types";\nreturn 1;           |
       | import equals require      | import fs = require("node:fs");\nreturn fs;                   |
       | export from                | export { helper } from "./helper";\nreturn 1;                 |
+      | export type from           | export type { Shipment } from "./types";\nreturn 1;           |
+      | export star from           | export * from "./helper";\nreturn 1;                          |
+      | export star as from        | export * as helpers from "./helper";\nreturn 1;               |
 
   @typescript @CM-6.9 @CM-6.6
   Scenario: a TypeScript cell that ends in a bare export star is no re-export and fails the transform
