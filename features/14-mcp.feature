@@ -972,6 +972,37 @@ Feature: MCP namespace, $api and virtual declaration files
       """
     And the tool "create_issue" was not called
 
+  @mcp @CM-14.30
+  Scenario: An enum declares the union of its string, number and boolean members and leaves the others out
+    Given the MCP server "flags" with tools:
+      """json
+      [{
+        "name": "set_flags",
+        "inputSchema": {
+          "type": "object",
+          "properties": {
+            "on": {"enum": [true, false]},
+            "level": {"enum": ["low", null, 2, {"x": 1}, ["y"]]},
+            "none": {"type": "string", "enum": [null, {"x": 1}]}
+          }
+        }
+      }]
+      """
+    When a turn starts
+    And the model calls exec with:
+      """js
+      const lines = (await API.read("mcp/flags.d.ts")).content.split("\n");
+      return lines.filter((line) => line.startsWith("      ") && line.includes("?:"));
+      """
+    Then the result value is:
+      """json
+      [
+        "      on?: true | false;",
+        "      level?: \"low\" | 2;",
+        "      none?: string;"
+      ]
+      """
+
   @mcp @CM-14.31 @CM-14.30
   Scenario: A hostile MCP schema renders a bounded, escaped declaration file
     Given the MCP server "hostile" with tools:
