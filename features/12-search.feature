@@ -304,6 +304,27 @@ Feature: Catalog search ranking
       """
 
   @core @CM-12.1
+  Scenario: Search: parameter text reaches schemas at depth 4 and no deeper
+    # The schema of elodin is at depth 4, so its description "quux" is
+    # searched; the schema of bastas is at depth 5, so its name is searched
+    # (it is a member of elodin's properties) but not its description, nor
+    # the names of its own properties.
+    Given the tools:
+      """json
+      [{"name": "deep_tool", "description": "A tool with a deep schema.", "parameters": {"type": "object", "properties": {"kvothe": {"type": "object", "properties": {"denna": {"type": "object", "properties": {"auri": {"type": "object", "properties": {"elodin": {"type": "object", "description": "quux", "properties": {"bastas": {"type": "object", "description": "zorblax", "properties": {"chandrian": {"type": "string", "description": "zorblax"}}}}}}}}}}}}}}]
+      """
+    When a turn starts
+    And the model calls exec with:
+      """js
+      const names = async (query) => (await tools.search(query)).map((entry) => entry.name);
+      return [await names("quux"), await names("bastas"), await names("zorblax"), await names("chandrian")];
+      """
+    Then the result value is:
+      """json
+      [["deep_tool"], ["deep_tool"], [], []]
+      """
+
+  @core @CM-12.1
   Scenario: Search: words, camelCase parts and parameter text of OpenClaw tools are searched but client schemas are not
     When a turn starts
     And the model calls exec with:
