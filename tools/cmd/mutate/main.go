@@ -36,6 +36,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -285,7 +286,7 @@ func oracle(root, work string, m *mutation.Mutant, timeout time.Duration, extra 
 	if r, ok := build(root, work, m, start); !ok {
 		return r
 	}
-	return suite(root, work, m, start, timeout, extra)
+	return suite(root, work, m, start, timeout, extra, 2)
 }
 
 // result is m's result of the given outcome, timed from start.
@@ -333,14 +334,14 @@ func build(root, work string, m *mutation.Mutant, start time.Time) (mutation.Res
 }
 
 // suite runs the whole suite, fail-fast, with the conform build last built.
-func suite(root, work string, m *mutation.Mutant, start time.Time, timeout time.Duration, extra []string) mutation.Result {
+func suite(root, work string, m *mutation.Mutant, start time.Time, timeout time.Duration, extra []string, concurrency int) mutation.Result {
 	res := func(outcome, by string) mutation.Result { return result(m, start, outcome, by) }
 	bin := filepath.Join(work, "conform")
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	// Timing-sensitive scenarios are no oracle: under load they would kill
 	// mutants that change nothing.
-	run := exec.CommandContext(ctx, bin, append([]string{"--fail-fast", "--concurrency", "2", "--format", "junit", "--tags", "~@timing"}, extra...)...)
+	run := exec.CommandContext(ctx, bin, append([]string{"--fail-fast", "--concurrency", strconv.Itoa(concurrency), "--format", "junit", "--tags", "~@timing"}, extra...)...)
 	run.Dir = filepath.Join(root, "tools")
 	var stderr bytes.Buffer
 	run.Stdout, run.Stderr = io.Discard, &stderr
@@ -364,15 +365,18 @@ func suite(root, work string, m *mutation.Mutant, start time.Time, timeout time.
 // for want of a core, which says nothing about the mutant. An unconfirmed
 // kill runs the suite once more; unconfirmed twice, the mutant counts as
 // lived (a mutant that breaks only scenarios running side by side goes
-// uncounted, which errs on the side of a lower score).
+// uncounted, which errs on the side of a lower score). The second run
+// takes one scenario at a time.
 func judge(root, work string, m *mutation.Mutant, timeout time.Duration, extra []string) mutation.Result {
 	start := time.Now()
 	r, ok := build(root, work, m, start)
 	if !ok {
 		return r
 	}
+	// The second run takes one scenario at a time, so that a scenario that
+	// failed only for want of a core does not stop it first again.
 	for attempt := 0; attempt < 2; attempt++ {
-		r = suite(root, work, m, start, timeout, extra)
+		r = suite(root, work, m, start, timeout, extra, 2-attempt)
 		scenario, _, _ := strings.Cut(r.By, " ")
 		if r.Outcome != mutation.Killed || !strings.Contains(scenario, ".feature:") {
 			return r
