@@ -333,6 +333,7 @@ Feature: exec input and source preparation
       | an optional require call               | return require?.("node:fs");                              |
       | a comma-sequence require call          | return (0, require)("node:child_process");                |
       | a require named with a unicode escape  | text("ran");\nconst fs = \u0072equire("node:fs");\nreturn 1; |
+      | an import named with a hex-letter escape | text("ran");\nreturn i\u006dport("node:fs");             |
       | an import inside a template substitution | return `${import('node:fs')}`;                          |
 
   @core @CM-5.16
