@@ -426,6 +426,7 @@ Feature: exec input and source preparation
       | a pipe that also parses as JavaScript     | ls \| wc                                             |
       | a redirection that also parses as JavaScript | ls > files.txt                                    |
       | a PowerShell command                      | Get-ChildItem -Path .                                |
+      | a known command after a leading comment   | // list the files\nls -la /tmp                       |
 
   @core @CM-5.20
   Scenario Outline: exec shell rule accepts JavaScript with <form>

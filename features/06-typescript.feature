@@ -167,6 +167,17 @@ Feature: TypeScript cells
       | export star as from        | export * as helpers from "./helper";\nreturn 1;               |
 
   @typescript @CM-6.9 @CM-6.6
+  Scenario: a TypeScript cell that ends in an unterminated export list is no re-export and fails the transform
+    Given a turn starts
+    When the model calls exec in typescript with:
+      """ts
+      export { helper
+      """
+    Then the result fails with code "invalid_input"
+    And the result failure phase is "input"
+    And the result error starts with "typescript transform failed: "
+
+  @typescript @CM-6.9 @CM-6.6
   Scenario: a TypeScript cell that ends in a bare export star is no re-export and fails the transform
     Given a turn starts
     When the model calls exec in typescript with:

@@ -445,6 +445,22 @@ Feature: Tool catalog
       ]
       """
 
+  @core @CM-11.23
+  Scenario: Catalog: a literal union of exactly 96 characters is kept and one of 97 is not
+    Given the tools:
+      """json
+      [{"name":"lit_exact","parameters":{"type":"object","properties":{"mode":{"type":"string","enum":["mmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm"]}}}},{"name":"lit_over","parameters":{"type":"object","properties":{"mode":{"type":"string","enum":["nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn"]}}}}]
+      """
+    When a turn starts
+    And the model calls exec with:
+      """js
+      return ALL_TOOLS.map((entry) => entry.input);
+      """
+    Then the result value is:
+      """json
+      ["{ mode?: \"mmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm\" }", "{ mode?: string }"]
+      """
+
   @core @CM-11.23 @CM-11.24 @CM-11.25 @CM-11.26
   Scenario: Catalog: hint keys are quoted unless they are identifiers and unions render as literals
     Given the tools:
