@@ -392,6 +392,17 @@ Feature: exec input and source preparation
     And the result error starts with "ReferenceError: fetch is not defined"
     And the result failure phase is "guest"
 
+  @core @CM-5.24
+  Scenario: template literals with substitutions, nested templates and braces in them run and break nothing out
+    Given a turn starts
+    When the model calls exec with:
+      """js
+      const who = "code mode";
+      const inner = (n) => `${n}!`;
+      return `hello ${who}, ${ { a: 1 }.a + 1 } ${`nested ${inner(3)}`}`;
+      """
+    Then the result value is "hello code mode, 2 nested 3!"
+
   # 5.4 Shell rule
 
   @core @CM-5.19 @CM-5.21 @CM-19.4 @CM-19.2
