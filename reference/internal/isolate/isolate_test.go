@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -178,15 +179,21 @@ func TestPool_workerCrash(t *testing.T) {
 	if rep.Fault == nil || rep.Fault.Kind != sandbox.FaultRuntime || !strings.Contains(rep.Fault.Text, "signal: killed") {
 		t.Fatalf("fault = %+v, want FaultRuntime naming the signal", rep.Fault)
 	}
-	// Kill an idle worker too: the next leg must not notice.
+	// Kill an idle worker too: once the pool has reaped it, the next leg
+	// must not notice. (A worker killed at the very moment a leg takes it
+	// cannot be told from a live one: that leg fails as above.)
 	p.mu.Lock()
-	var idle []int
-	for _, w := range p.idle {
-		idle = append(idle, w.pid)
-	}
+	idle := slices.Clone(p.idle)
 	p.mu.Unlock()
-	for _, pid := range idle {
-		_ = syscall.Kill(pid, syscall.SIGKILL)
+	for _, w := range idle {
+		_ = syscall.Kill(w.pid, syscall.SIGKILL)
+	}
+	for _, w := range idle {
+		select {
+		case <-w.exited:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("worker %d was not reaped 10 s after SIGKILL", w.pid)
+		}
 	}
 	next, rep := start(t, p, &recorder{}, `return "alive"`, 10*time.Second)
 	defer next.Close()

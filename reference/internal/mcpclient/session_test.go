@@ -289,7 +289,10 @@ func TestConnect_failures(t *testing.T) {
 	dropper := "http://" + l.Addr().String()
 	all := func(r fakemcp.Reply, kind string) ServerConfig {
 		cfg := serve(t, fakemcp.Definition{All: &r}, nil, kind, 200)
-		cfg.SetupTimeoutMs = 1500 // stdio: time for the child process to start
+		// stdio: time for the child process (this test binary, under
+		// -race, on a loaded machine) to start and answer; 1.5 s was not
+		// always enough. A server that hangs takes all of it.
+		cfg.SetupTimeoutMs = 4000
 		return cfg
 	}
 	notFound := httptest.NewServer(http.NotFoundHandler())
@@ -328,7 +331,7 @@ func TestConnect_failures(t *testing.T) {
 			if err.Error() != tt.want {
 				t.Errorf("Connect() error = %q, want %q", err, tt.want)
 			}
-			if d := time.Since(start); d > 5*time.Second {
+			if d := time.Since(start); d > 10*time.Second {
 				t.Errorf("Connect() took %v", d)
 			}
 		})
