@@ -50,10 +50,7 @@ func (w *world) execInBackground(d *godog.DocString) error {
 	w.bg = bg
 	go func() {
 		defer close(bg.done)
-		ctx, cancel := w.ctx()
-		defer cancel()
-		out, err := ts.turn.Call(ctx, id, "exec", args)
-		bg.rec, bg.err = callRecord{name: "exec", id: id, args: args, outcome: out, payload: decodePayload(out)}, err
+		bg.rec, bg.err = w.callOn(ts, id, "exec", args)
 	}()
 	return nil
 }

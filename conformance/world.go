@@ -205,15 +205,25 @@ func (w *world) callWithID(id, name string, args json.RawMessage) (callRecord, e
 	if name == "exec" && ts.firstExecID == "" {
 		ts.firstExecID = id
 	}
+	rec, err := w.callOn(ts, id, name, args)
+	if err != nil {
+		return callRecord{}, err
+	}
+	w.record(rec)
+	return rec, nil
+}
+
+// callOn makes one model tool call on ts within a step's time and returns
+// its record, which it does not record (a background call records it when
+// it is joined).
+func (w *world) callOn(ts *turnState, id, name string, args json.RawMessage) (callRecord, error) {
 	ctx, cancel := w.ctx()
 	defer cancel()
 	out, err := ts.turn.Call(ctx, id, name, args)
 	if err != nil {
 		return callRecord{}, fmt.Errorf("call %s: %w", name, err)
 	}
-	rec := callRecord{name: name, id: id, args: args, outcome: out, payload: decodePayload(out)}
-	w.record(rec)
-	return rec, nil
+	return callRecord{name: name, id: id, args: args, outcome: out, payload: decodePayload(out)}, nil
 }
 
 func (w *world) record(rec callRecord) {
