@@ -78,20 +78,20 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return filepath.Join(root, p)
 	}
+	eq, err := equivalents(at(*equivalent))
+	if err != nil {
+		fmt.Fprintf(stderr, "mutate: %s: %v\n", *equivalent, err)
+		return 2
+	}
 	if *reportOnly {
 		// The results are in sample order already; -size says how large
 		// the sample they come from is.
-		b, err := os.ReadFile(at(*jsonOut))
+		results, err := readResults(at(*jsonOut))
 		if err != nil {
 			fmt.Fprintf(stderr, "mutate: %v\n", err)
 			return 2
 		}
-		var results []mutation.Result
-		if err := json.Unmarshal(b, &results); err != nil {
-			fmt.Fprintf(stderr, "mutate: %s: %v\n", *jsonOut, err)
-			return 2
-		}
-		return score(stdout, stderr, results, *size, *seed, *packages, at(*equivalent), at(*out))
+		return score(stdout, stderr, results, eq, *size, *seed, *packages, at(*out))
 	}
 	var all []mutation.Mutant
 	for _, p := range strings.Split(*packages, ",") {
@@ -138,13 +138,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	defer os.RemoveAll(work)
-	eq := map[string]string{}
-	if b, err := os.ReadFile(at(*equivalent)); err == nil {
-		if eq, err = mutation.ParseEquivalents(b); err != nil {
-			fmt.Fprintf(stderr, "mutate: %s: %v\n", *equivalent, err)
-			return 2
-		}
-	}
 	// The oracle must pass unmutated, or every mutant would look killed.
 	extra := strings.Fields(*oracleFlags)
 	start := time.Now()
@@ -176,19 +169,22 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
-	return score(stdout, stderr, inOrder(), len(sample), *seed, *packages, at(*equivalent), at(*out))
+	return score(stdout, stderr, inOrder(), eq, len(sample), *seed, *packages, at(*out))
+}
+
+// equivalents reads the mutants recorded as equivalent from path; a file
+// that cannot be read records none.
+func equivalents(path string) (map[string]string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return map[string]string{}, nil
+	}
+	return mutation.ParseEquivalents(b)
 }
 
 // score writes the score of results, judged from a sample of the given
-// size, to out, with the equivalents recorded in the file equivalent.
-func score(stdout, stderr io.Writer, results []mutation.Result, size int, seed uint64, packages, equivalent, out string) int {
-	eq := map[string]string{}
-	if b, err := os.ReadFile(equivalent); err == nil {
-		if eq, err = mutation.ParseEquivalents(b); err != nil {
-			fmt.Fprintf(stderr, "mutate: %s: %v\n", equivalent, err)
-			return 2
-		}
-	}
+// size, to out, with the equivalents eq.
+func score(stdout, stderr io.Writer, results []mutation.Result, eq map[string]string, size int, seed uint64, packages, out string) int {
 	var md bytes.Buffer
 	title := fmt.Sprintf("Mutation score of the conformance suite (sample of %d, seed %d)", size, seed)
 	if len(results) < size {
@@ -212,16 +208,12 @@ func score(stdout, stderr io.Writer, results []mutation.Result, size int, seed u
 // earlier reads the results of an earlier run from path, keeping those of
 // the sample's mutants; a missing file holds none.
 func earlier(path string, sample []mutation.Mutant) (map[string]mutation.Result, error) {
-	b, err := os.ReadFile(path)
+	rs, err := readResults(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return map[string]mutation.Result{}, nil
 	}
 	if err != nil {
 		return nil, err
-	}
-	var rs []mutation.Result
-	if err := json.Unmarshal(b, &rs); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	in := map[string]bool{}
 	for _, m := range sample {
@@ -234,6 +226,19 @@ func earlier(path string, sample []mutation.Mutant) (map[string]mutation.Result,
 		}
 	}
 	return out, nil
+}
+
+// readResults reads the results -json holds.
+func readResults(path string) ([]mutation.Result, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var rs []mutation.Result
+	if err := json.Unmarshal(b, &rs); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return rs, nil
 }
 
 // mutants asks gremlins for the mutants of one reference package.
