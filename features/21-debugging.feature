@@ -153,8 +153,64 @@ Feature: Debug logging for code mode
     Then the result is waiting with reason "yield"
     And the target log contains the run id of the latest waiting result
 
-  @core @CM-21.4
-  Scenario: OPENCLAW_DEBUG_MODEL_PAYLOAD=tools logs exec, wait and the direct-only tool but no hidden tool
+  @snapshots @CM-21.1 @CM-21.10
+  Scenario: Lifecycle debug lines mark the activation, exec, suspension, wait, resume and disposal of a run
+    Given the target environment has "OPENCLAW_DEBUG_CODE_MODE" set to "1"
+    When a turn starts
+    And the model calls exec with:
+      """js
+      await yield_control();
+      return 1;
+      """
+    Then the result is waiting with reason "yield"
+    When the model calls wait
+    Then the result value is 1
+    And the target log has a "activated" lifecycle line with:
+      | catalogSize  | 4         |
+      | visibleTools | exec,wait |
+    And the target log has a "exec start" lifecycle line
+    And the target log has a "exec end" lifecycle line with:
+      | runId    | {runId} |
+      | status   | waiting |
+      | code     |         |
+      | duration | {ms}    |
+    And the target log has a "suspended" lifecycle line with:
+      | runId | {runId} |
+    And the target log has a "wait start" lifecycle line with:
+      | runId | {runId} |
+    And the target log has a "resumed" lifecycle line with:
+      | runId | {runId} |
+    And the target log has a "wait end" lifecycle line with:
+      | runId    | {runId}   |
+      | status   | completed |
+      | code     |           |
+      | duration | {ms}      |
+    And the target log has a "disposed" lifecycle line with:
+      | runId | {runId} |
+
+  @snapshots @CM-21.1 @CM-21.10 @CM-8.30 @timing
+  Scenario: A lifecycle debug line marks the expiry of a suspended run
+    Given code mode is configured as:
+      """json
+      {"enabled": true, "snapshotTtlSeconds": 1}
+      """
+    And the target environment has "OPENCLAW_DEBUG_CODE_MODE" set to "1"
+    When a turn starts
+    And the model calls exec with:
+      """js
+      await yield_control();
+      return 1;
+      """
+    Then the result is waiting with reason "yield"
+    When 1200 ms pass
+    And the model calls wait
+    Then the wait is refused with "code mode run is unavailable or expired."
+    And the target log has a "expired" lifecycle line with:
+      | runId | {runId} |
+    And the target log does not contain "code mode disposed"
+
+  @core @CM-21.4 @CM-21.10
+  Scenario: OPENCLAW_DEBUG_MODEL_PAYLOAD=tools logs exec, wait and the direct-only tool in payload order but no hidden tool
     Given the tool:
       """json
       {"name": "computer", "source": "core", "description": "Control the computer screen.", "directOnly": true}
@@ -162,9 +218,7 @@ Feature: Debug logging for code mode
     And the target environment has "OPENCLAW_DEBUG_MODEL_PAYLOAD" set to "tools"
     When a turn starts
     Then the model-visible tools are "exec, wait, computer"
-    And the target log contains "exec"
-    And the target log contains "wait"
-    And the target log contains "computer"
+    And the target log contains "model payload tools: exec, wait, computer"
     And the target log does not contain "shipping_list"
 
   @core @CM-21.9 @CM-21.4

@@ -91,7 +91,11 @@ func (t *Turn) callControl(ctx context.Context, toolCallID, name string, args js
 		}
 	}
 	start := time.Now()
-	t.rt.debug.event("%s start call=%s", name, toolCallID)
+	if name == surface.ExecName {
+		t.rt.debug.event("exec start call=%s", toolCallID)
+	} else {
+		t.rt.debug.event("wait start call=%s runId=%s", toolCallID, waitRunID(args))
+	}
 	if t.rt.debug.codeMode && name == surface.ExecName && inputKind(args) == "typescript" && t.settings.LanguageEnabled("typescript") {
 		t.rt.debug.typeScriptLoaded()
 	}
@@ -104,7 +108,11 @@ func (t *Turn) callControl(ctx context.Context, toolCallID, name string, args js
 	} else {
 		res = t.rt.runner.Wait(ctx, t.cell, toolCallID, args)
 	}
-	t.rt.debug.event("%s end call=%s status=%s runId=%s code=%s duration=%s", name, toolCallID, res.Status, res.RunID, res.Code, ms(time.Since(start)))
+	runID := res.RunID
+	if runID == "" && name != surface.ExecName {
+		runID = waitRunID(args) // the run a wait resumed keeps its id on the line (CM-21.10)
+	}
+	t.rt.debug.event("%s end call=%s status=%s runId=%s code=%s duration=%s", name, toolCallID, res.Status, runID, res.Code, ms(time.Since(start)))
 	status := statusOK
 	if res.Status == "failed" {
 		status = statusError

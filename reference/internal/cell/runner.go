@@ -48,7 +48,7 @@ func NewRunner(guests sandbox.Provider, engErr error) *Runner {
 
 // Close discards every suspended run and what the guests keep warm.
 func (rn *Runner) Close() {
-	rn.store.removeWhere(func(*run) bool { return true })
+	rn.store.removeWhere("disposed", func(*run) bool { return true })
 	if rn.guests != nil {
 		rn.guests.Close()
 	}
@@ -91,13 +91,13 @@ func (rn *Runner) Stats() Stats {
 
 // Drop discards the suspended runs of an agent run (abort, end of turn).
 func (rn *Runner) Drop(agentRunID string) int {
-	return rn.store.removeWhere(func(r *run) bool { return r.scope.AgentRunID == agentRunID })
+	return rn.store.removeWhere("disposed", func(r *run) bool { return r.scope.AgentRunID == agentRunID })
 }
 
 // DropSession discards the suspended runs of a session (its end): their
 // snapshots and pending host work go, and a later wait finds no run.
 func (rn *Runner) DropSession(sessionKey string) int {
-	return rn.store.removeWhere(func(r *run) bool { return r.scope.SessionKey == sessionKey })
+	return rn.store.removeWhere("disposed", func(r *run) bool { return r.scope.SessionKey == sessionKey })
 }
 
 // Has reports whether a suspended run with id exists.

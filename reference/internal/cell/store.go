@@ -117,7 +117,7 @@ func (s *store) expire(id string) {
 // sweep removes every expired run (CM-8.30).
 func (s *store) sweep() {
 	now := time.Now()
-	s.removeWhere(func(r *run) bool { return !r.resuming && !now.Before(r.expires) })
+	s.removeWhere("expired", func(r *run) bool { return !r.resuming && !now.Before(r.expires) })
 }
 
 // acquire checks a wait against the run's scope, in SPEC order, and marks
@@ -171,8 +171,8 @@ func (s *store) remove(r *run) {
 	}
 }
 
-// removeWhere drops every run matching keep == false.
-func (s *store) removeWhere(match func(*run) bool) int {
+// removeWhere drops every run that matches, logging why it went.
+func (s *store) removeWhere(why string, match func(*run) bool) int {
 	s.mu.Lock()
 	var gone []*run
 	for id, r := range s.runs {
@@ -188,7 +188,7 @@ func (s *store) removeWhere(match func(*run) bool) int {
 	for _, r := range gone {
 		r.bridge.dispose()
 		if s.gone != nil {
-			s.gone(r.id, "disposed")
+			s.gone(r.id, why)
 		}
 	}
 	return len(gone)
