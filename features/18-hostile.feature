@@ -13,7 +13,7 @@ Feature: The hostile-program corpus
     And the host still runs a trivial exec
     And nothing leaked into a fresh run
 
-    @SB-01 @checklist-17 @CM-10.1 @CM-10.6
+    @SB-01 @checklist-17 @CM-10.1 @CM-10.6 @CM-15.1
     Examples: global enumeration against the allowlist: Own global names compared with the SPEC'd allowlist: only the code-mode globals are extra.
       | program |
       | globals-01-own-names.js |

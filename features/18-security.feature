@@ -963,3 +963,27 @@ Feature: Limits and the sandbox security boundary
       """json
       {"runId": "<absent>"}
       """
+
+  @security @CM-17.15 @CM-17.11 @CM-18.5 @timing
+  Scenario: One long built-in call in one turn's cell does not stop another turn's cell
+    Given code mode is configured as:
+      """json
+      {"enabled": true, "timeoutMs": 5000}
+      """
+    When a turn starts
+    And the model starts exec in the background with:
+      """js
+      const a = [];
+      a.length = 2 ** 32 - 1;
+      return a.indexOf(1);
+      """
+    And a turn starts in session "other"
+    And the model calls exec with:
+      """js
+      const squares = [1, 2, 3].map((n) => n * n);
+      return (await tools.callValue("openclaw:core:weather", { city: "Oslo" })).temp + squares[2];
+      """
+    Then the result value is 30
+    And the background exec is still running
+    When the background exec ends
+    Then the result fails with code "timeout"
