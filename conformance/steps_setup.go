@@ -46,6 +46,8 @@ func (w *world) registerSetup(sc *godog.ScenarioContext) {
 	sc.Step(`^the MCP server "([^"]+)" is served over (streamable HTTP|SSE)$`, w.mcpTransport)
 	sc.Step(`^the plugin "([^"]*)" registers the namespace:$`, w.registerNamespace)
 	sc.Step(`^the plugin "([^"]+)" is rolled back$`, func(p string) error { w.setup.RolledBack = append(w.setup.RolledBack, p); return nil })
+	sc.Step(`^the plugin "([^"]+)" is disabled$`, func(p string) error { w.setup.Disabled = append(w.setup.Disabled, p); return nil })
+	sc.Step(`^the plugin "([^"]+)" is uninstalled$`, func(p string) error { w.setup.Uninstalled = append(w.setup.Uninstalled, p); return nil })
 	sc.Step(`^sub-agents answer "([^"]*)"$`, func(t string) error { w.setup.SubAgentAnswer = t; return nil })
 	sc.Step(`^sub-agents answer:$`, func(d *godog.DocString) error { w.setup.SubAgentAnswer = d.Content; return nil })
 	sc.Step(`^the target environment has "([^"]+)" set to "([^"]*)"$`, w.setEnv)

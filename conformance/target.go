@@ -139,8 +139,12 @@ type Setup struct {
 	MCPServers []MCPServer
 	// Namespaces are internal namespace registrations, in order.
 	Namespaces []Namespace
-	// RolledBack lists plugins whose namespaces were cleared.
-	RolledBack []string
+	// RolledBack, Disabled and Uninstalled list the plugins rolled back,
+	// disabled or uninstalled after their registrations: each clears the
+	// plugin's namespaces (CM-15.5).
+	RolledBack  []string
+	Disabled    []string
+	Uninstalled []string
 	// Host runs every tool's behaviour, the hook and approvals, and records
 	// what it sees (the suite's scripted host). Targets must route tool
 	// execution, before_tool_call hooks and approval decisions through it.

@@ -700,6 +700,50 @@ Feature: Internal code-mode namespaces
       ["undefined", ["Tracker"], "tracker_list"]
       """
 
+  @namespaces @CM-15.5 @ns-10
+  Scenario Outline: A plugin that is <event> has the namespaces it registered cleared and the others kept
+    Given the tool:
+      """json
+      {"name": "tracker_list", "source": "plugin", "owner": "tracker", "description": "List tracker items."}
+      """
+    And the plugin "github" registers the namespace:
+      """json
+      {
+        "id": "github-issues",
+        "globalName": "Issues",
+        "description": "GitHub issue helpers for the current repository.",
+        "requiredToolNames": ["github_list_issues"],
+        "scope": {"list": {"$tool": "github_list_issues"}}
+      }
+      """
+    And the plugin "tracker" registers the namespace:
+      """json
+      {
+        "id": "tracker-items",
+        "globalName": "Tracker",
+        "description": "Tracker helpers.",
+        "requiredToolNames": ["tracker_list"],
+        "scope": {"list": {"$tool": "tracker_list"}}
+      }
+      """
+    And the plugin "github" is <event>
+    When a turn starts
+    Then the exec description does not contain "GitHub issue helpers"
+    And the exec description contains "- Tracker: Tracker helpers."
+    When the model calls exec with:
+      """js
+      return [typeof Issues, Object.keys(namespaces), (await Tracker.list({})).tool];
+      """
+    Then the result value is:
+      """json
+      ["undefined", ["Tracker"], "tracker_list"]
+      """
+
+    Examples:
+      | event       |
+      | disabled    |
+      | uninstalled |
+
   @namespaces @CM-15.1 @CM-15.2
   Scenario: Registering a namespace id twice is refused
     Given the plugin "github" registers the namespace:

@@ -78,7 +78,7 @@ func (t *target) boot(ctx context.Context) error {
 		return err
 	}
 	params := protocol.StartParams{Config: cfg, Tools: WithoutBehavior(t.setup.Tools), MCPFixtures: []protocol.MCPFixture{},
-		Namespaces: []protocol.Namespace{}, RolledBack: append([]string{}, t.setup.RolledBack...), Runtime: t.setup.Runtime, StateDir: t.stateDir}
+		Namespaces: []protocol.Namespace{}, RolledBack: append([]string{}, t.setup.RolledBack...), Disabled: t.setup.Disabled, Uninstalled: t.setup.Uninstalled, Runtime: t.setup.Runtime, StateDir: t.stateDir}
 	for _, srv := range t.mcp.Unresolved(t.setup) {
 		params.MCPFixtures = append(params.MCPFixtures, protocol.MCPFixture{Name: srv.Name, Fixture: srv.Fixture})
 	}

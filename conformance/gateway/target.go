@@ -168,7 +168,7 @@ func (t *target) writeConfig() error {
 	}
 	doc["codemodekit"] = map[string]any{
 		"model": "fake/fake", "stream": !t.opts.NoStream, "toolHost": t.host.URL(), "tools": driver.WithoutBehavior(server),
-		"namespaces": namespaces, "rolledBack": append([]string{}, t.setup.RolledBack...), "runtime": t.setup.Runtime,
+		"namespaces": namespaces, "rolledBack": append([]string{}, t.setup.RolledBack...), "disabled": t.setup.Disabled, "uninstalled": t.setup.Uninstalled, "runtime": t.setup.Runtime,
 	}
 	if t.setup.SubAgentAnswer != "" {
 		t.model.SetFallback(t.setup.SubAgentAnswer)

@@ -67,7 +67,7 @@ func (t *target) boot(ctx context.Context) error {
 	if t.transcripts == nil {
 		t.transcripts = codemode.NewMemoryTranscripts()
 	}
-	o := harness.Options{RolledBack: t.setup.RolledBack, Runtime: t.setup.Runtime, Env: t.setup.Env,
+	o := harness.Options{RolledBack: t.setup.RolledBack, Disabled: t.setup.Disabled, Uninstalled: t.setup.Uninstalled, Runtime: t.setup.Runtime, Env: t.setup.Env,
 		Transcripts: t.transcripts, MCP: t.configWithMCP, Isolation: t.isolation, StrictPreemption: t.strict,
 		SubAgents: func(ctx context.Context, r codemode.SubAgentRequest) (string, error) {
 			return t.setup.SubAgentAnswer, nil

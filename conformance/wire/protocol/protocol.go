@@ -117,6 +117,8 @@ type StartParams struct {
 	MCPFixtures []MCPFixture    `json:"mcpFixtures"`
 	Namespaces  []Namespace     `json:"namespaces"`
 	RolledBack  []string        `json:"rolledBack"`
+	Disabled    []string        `json:"disabled,omitempty"`
+	Uninstalled []string        `json:"uninstalled,omitempty"`
 	Runtime     string          `json:"runtime"`
 	StateDir    string          `json:"stateDir"`
 }

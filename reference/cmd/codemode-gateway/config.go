@@ -39,13 +39,15 @@ type gatewayConfig struct {
 		Providers map[string]providerConfig `json:"providers"`
 	} `json:"models"`
 	Kit struct {
-		Model      string               `json:"model"`
-		Stream     *bool                `json:"stream"`
-		ToolHost   string               `json:"toolHost"`
-		Tools      []wire.Spec          `json:"tools"`
-		Namespaces []protocol.Namespace `json:"namespaces"`
-		RolledBack []string             `json:"rolledBack"`
-		Runtime    string               `json:"runtime"`
+		Model       string               `json:"model"`
+		Stream      *bool                `json:"stream"`
+		ToolHost    string               `json:"toolHost"`
+		Tools       []wire.Spec          `json:"tools"`
+		Namespaces  []protocol.Namespace `json:"namespaces"`
+		RolledBack  []string             `json:"rolledBack"`
+		Disabled    []string             `json:"disabled"`
+		Uninstalled []string             `json:"uninstalled"`
+		Runtime     string               `json:"runtime"`
 	} `json:"codemodekit"`
 }
 

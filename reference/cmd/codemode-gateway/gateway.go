@@ -75,7 +75,7 @@ func bootGateway(ctx context.Context, path, stateDir string, ro runtimeOptions, 
 	// the model-side ones, for its real model requests.
 	env := map[string]string{envDebugCodeMode: getenv(envDebugCodeMode)}
 	sys, err := harness.Boot(ctx, harness.Options{
-		Namespaces: cfg.Kit.Namespaces, RolledBack: cfg.Kit.RolledBack, Runtime: cfg.Kit.Runtime,
+		Namespaces: cfg.Kit.Namespaces, RolledBack: cfg.Kit.RolledBack, Disabled: cfg.Kit.Disabled, Uninstalled: cfg.Kit.Uninstalled, Runtime: cfg.Kit.Runtime,
 		Env: env, Transcripts: tr, SubAgents: g.subAgent, StrictPreemption: ro.strict, Isolation: ro.isolation,
 	})
 	if err != nil {

@@ -26,8 +26,10 @@ import (
 type Options struct {
 	// Namespaces are the internal namespace registrations, in order.
 	Namespaces []protocol.Namespace
-	// RolledBack lists plugins whose namespaces are cleared.
-	RolledBack []string
+	// RolledBack, Disabled and Uninstalled list the plugins rolled back,
+	// disabled or uninstalled after their registrations; the namespaces of
+	// each are cleared (CM-15.5).
+	RolledBack, Disabled, Uninstalled []string
 	// Runtime is "" for a working runtime, or "missing", "unreadable" (a
 	// directory where the binary should be) or "corrupt" to boot without a
 	// usable quickjs-wasi binary.
@@ -85,7 +87,7 @@ func Boot(ctx context.Context, o Options) (*System, error) {
 			return nil, err
 		}
 	}
-	reg, regErrs, err := registry(o.Namespaces, o.RolledBack)
+	reg, regErrs, err := registry(o.Namespaces, o.RolledBack, o.Disabled, o.Uninstalled)
 	if err != nil {
 		s.Close()
 		return nil, err

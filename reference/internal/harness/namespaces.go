@@ -14,7 +14,7 @@ import (
 // registrations (fixtures/namespaces/README.md), then applies rollbacks. It
 // returns each registration's error, index by index: a refused
 // registration is an observation, not a failure of the target.
-func registry(namespaces []protocol.Namespace, rolledBack []string) (*codemode.NamespaceRegistry, []error, error) {
+func registry(namespaces []protocol.Namespace, cleared ...[]string) (*codemode.NamespaceRegistry, []error, error) {
 	reg := &codemode.NamespaceRegistry{}
 	errs := make([]error, len(namespaces))
 	for i, ns := range namespaces {
@@ -44,8 +44,10 @@ func registry(namespaces []protocol.Namespace, rolledBack []string) (*codemode.N
 		}
 		errs[i] = reg.Register(ns.PluginID, nr)
 	}
-	for _, p := range rolledBack {
-		reg.ClearPlugin(p)
+	for _, plugins := range cleared {
+		for _, p := range plugins {
+			reg.ClearPlugin(p)
+		}
 	}
 	return reg, errs, nil
 }

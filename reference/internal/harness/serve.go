@@ -72,7 +72,7 @@ func (s *served) Start(ctx context.Context, p *protocol.StartParams, host *proto
 		return nil, protocol.NotApplicable("real MCP server fixture %q: the reference expects the suite to configure it (driver.WithMCPFixtures)", p.MCPFixtures[0].Fixture)
 	}
 	s.host = host
-	o := Options{Namespaces: p.Namespaces, RolledBack: p.RolledBack, Runtime: p.Runtime, Isolation: s.isolation,
+	o := Options{Namespaces: p.Namespaces, RolledBack: p.RolledBack, Disabled: p.Disabled, Uninstalled: p.Uninstalled, Runtime: p.Runtime, Isolation: s.isolation,
 		SubAgents: func(ctx context.Context, r codemode.SubAgentRequest) (string, error) {
 			return host.SubAgent(context.WithoutCancel(ctx), protocol.SubAgentParams{Prompt: r.Prompt, Options: r.Options, Spawned: r.Spawned})
 		}}
