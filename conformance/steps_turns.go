@@ -26,8 +26,10 @@ func (w *world) registerTurns(sc *godog.ScenarioContext) {
 	sc.Step(`^the turn is aborted$`, w.abortTurn)
 	sc.Step(`^the turn ends$`, w.endTurn)
 	sc.Step(`^the gateway restarts$`, w.restart)
-	sc.Step(`^the session ends$`, func() error { return w.endSession("") })
-	sc.Step(`^the session "([^"]+)" ends$`, func(s string) error { return w.endSession(sessionTurn(s).SessionKey) })
+	sc.Step(`^the session is (reset|deleted)$`, func(how string) error { return w.endSession("", sessionEnd(how)) })
+	sc.Step(`^the session "([^"]+)" is (reset|deleted)$`, func(s, how string) error {
+		return w.endSession(sessionTurn(s).SessionKey, sessionEnd(how))
+	})
 	sc.Step(`^the turn will be aborted in (\d+) ms$`, w.abortLater)
 	sc.Step(`^the turn fails with "([^"]*)"$`, w.turnFails)
 }
@@ -82,9 +84,17 @@ func (w *world) endTurn() error {
 	return ts.turn.End(ctx)
 }
 
+// sessionEnd maps the words of the session steps to a SessionEnd.
+func sessionEnd(how string) SessionEnd {
+	if how == "reset" {
+		return SessionReset
+	}
+	return SessionDeleted
+}
+
 // endSession ends a session as its host does when it is reset or deleted;
 // "" is the session of the latest turn.
-func (w *world) endSession(key string) error {
+func (w *world) endSession(key string, how SessionEnd) error {
 	if key == "" {
 		ts, err := w.turn()
 		if err != nil {
@@ -98,7 +108,7 @@ func (w *world) endSession(key string) error {
 	}
 	ctx, cancel := w.ctx()
 	defer cancel()
-	if err := ender.EndSession(ctx, key); err != nil {
+	if err := ender.EndSession(ctx, key, how); err != nil {
 		if errors.Is(err, ErrNotApplicable) {
 			return w.notApplicable(err)
 		}

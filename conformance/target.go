@@ -55,10 +55,10 @@ type (
 		Transcript(ctx context.Context, sessionKey string) ([]json.RawMessage, error)
 	}
 	// A SessionEnder ends a session as its host does when the session is
-	// reset or deleted: the session's suspended runs are disposed
+	// reset or deleted (how): the session's suspended runs are disposed
 	// (CM-8.40).
 	SessionEnder interface {
-		EndSession(ctx context.Context, sessionKey string) error
+		EndSession(ctx context.Context, sessionKey string, how SessionEnd) error
 	}
 	// LogReader returns the target's debug log so far.
 	LogReader interface {
@@ -208,3 +208,13 @@ type Outcome struct {
 	// IsError marks a failed or refused tool call.
 	IsError bool
 }
+
+// SessionEnd is how a host ends a session: both ways dispose the session's
+// suspended runs (CM-8.40).
+type SessionEnd string
+
+// The two ways a host ends a session.
+const (
+	SessionReset   SessionEnd = "reset"
+	SessionDeleted SessionEnd = "delete"
+)

@@ -889,7 +889,7 @@ Feature: Runs, snapshots and wait
       return await yield_control("kept");
       """
     Then the result is waiting with reason "yield"
-    When the session "ending" ends
+    When the session "ending" is reset
     And the model calls wait
     Then the result value is:
       """json
@@ -916,7 +916,7 @@ Feature: Runs, snapshots and wait
       return w.temp;
       """
     Then the result is waiting with reason "pending_tools"
-    When the session ends
+    When the session is reset
     Then the held calls of the tool "weather" are cancelled
     When the tool "weather" is released
     And 100 ms pass
@@ -1048,7 +1048,7 @@ Feature: Runs, snapshots and wait
     When the tool "weather" is released
     And 100 ms pass
     Then the tool "weather" was not called
-    When the session "first" ends
+    When the session "first" is deleted
     And a turn starts in session "after"
     And the model calls exec with:
       """js

@@ -594,7 +594,7 @@ Feature: Limits and the sandbox security boundary
       return await yield_control("end me");
       """
     Then the result is waiting with reason "yield"
-    When the session ends
+    When the session is deleted
     And a turn starts
     And the model calls wait
     Then the wait is refused with "code mode run is unavailable or expired."

@@ -295,7 +295,7 @@ Feature: Gateway, transcripts and the end-to-end plan
       return await yield_control("end the session");
       """
     Then the result is waiting with reason "yield"
-    When the session ends
+    When the session is deleted
     And a turn starts
     And the model calls wait
     Then the wait is refused with "code mode run is unavailable or expired."

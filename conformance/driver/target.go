@@ -185,7 +185,7 @@ func (t *target) Transcript(ctx context.Context, sessionKey string) ([]json.RawM
 }
 
 // EndSession implements conformance.SessionEnder.
-func (t *target) EndSession(ctx context.Context, sessionKey string) error {
+func (t *target) EndSession(ctx context.Context, sessionKey string, how conformance.SessionEnd) error {
 	if !t.caps.SessionEnd {
 		return conformance.NotApplicable("%s does not declare the sessionEnd capability", t.hello.Implementation.Name)
 	}
@@ -193,7 +193,7 @@ func (t *target) EndSession(ctx context.Context, sessionKey string) error {
 	if err != nil {
 		return err
 	}
-	return callProc(ctx, p, protocol.MethodSessionEnd, protocol.SessionEndParams{SessionKey: sessionKey}, &protocol.Empty{})
+	return callProc(ctx, p, protocol.MethodSessionEnd, protocol.SessionEndParams{SessionKey: sessionKey, How: string(how)}, &protocol.Empty{})
 }
 
 // Close ends the process (close, EOF, then a kill), stops the fake MCP

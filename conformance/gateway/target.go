@@ -306,12 +306,12 @@ func (t *target) do(ctx context.Context, p *process, method, path string, body, 
 
 // EndSession implements conformance.SessionEnder: POST /v1/sessions/end.
 // A gateway without that endpoint makes the scenario not applicable.
-func (t *target) EndSession(ctx context.Context, sessionKey string) error {
+func (t *target) EndSession(ctx context.Context, sessionKey string, how conformance.SessionEnd) error {
 	p, _, err := t.current()
 	if err != nil {
 		return err
 	}
-	return t.do(ctx, p, http.MethodPost, "/v1/sessions/end", map[string]string{"sessionKey": sessionKey}, nil)
+	return t.do(ctx, p, http.MethodPost, "/v1/sessions/end", map[string]string{"sessionKey": sessionKey, "how": string(how)}, nil)
 }
 
 // Transcript implements conformance.Transcripter.

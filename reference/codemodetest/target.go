@@ -129,7 +129,7 @@ func (t *target) RegistrationErrors() []error { return t.sys.RegistrationErrors(
 func (t *target) Log() string { return t.sys.Log() }
 
 // EndSession implements conformance.SessionEnder.
-func (t *target) EndSession(ctx context.Context, sessionKey string) error {
+func (t *target) EndSession(ctx context.Context, sessionKey string, how conformance.SessionEnd) error {
 	t.sys.EndSession(sessionKey)
 	return nil
 }

@@ -187,6 +187,8 @@ type TrajectoryResult struct {
 // SessionEndParams are the params of session/end.
 type SessionEndParams struct {
 	SessionKey string `json:"sessionKey"`
+	// How is "reset" or "delete": how the host ends the session (CM-8.40).
+	How string `json:"how"`
 }
 
 // TranscriptParams are the params of transcript.

@@ -39,7 +39,7 @@ type Implementation interface {
 // A SessionEnder is an [Implementation] that can end a session, for the
 // sessionEnd capability: it disposes the session's suspended runs.
 type SessionEnder interface {
-	EndSession(ctx context.Context, sessionKey string) error
+	EndSession(ctx context.Context, sessionKey, how string) error
 }
 
 // Serve speaks the protocol on in and out for impl, declaring hello in
@@ -239,7 +239,10 @@ func (s *server) handle(ctx context.Context, method string, params json.RawMessa
 		if err := DecodeParams(params, &p); err != nil {
 			return nil, err
 		}
-		return Empty{}, ender.EndSession(ctx, p.SessionKey)
+		if p.How != "reset" && p.How != "delete" {
+			return nil, &RPCError{Code: CodeInvalidParams, Message: "session/end: how is \"reset\" or \"delete\""}
+		}
+		return Empty{}, ender.EndSession(ctx, p.SessionKey, p.How)
 	case MethodLog:
 		if !s.hello.Capabilities.Log {
 			return nil, &RPCError{Code: CodeMethodNotFound, Message: "no log capability"}

@@ -243,9 +243,11 @@ func (g *gateway) serveTrajectory(w http.ResponseWriter, r *http.Request) {
 func (g *gateway) serveSessionEnd(w http.ResponseWriter, r *http.Request) {
 	var body struct {
 		SessionKey string `json:"sessionKey"`
+		How        string `json:"how"`
 	}
-	if err := json.NewDecoder(io.LimitReader(r.Body, 1<<20)).Decode(&body); err != nil || body.SessionKey == "" {
-		writeError(w, http.StatusBadRequest, "invalid_request", "want {\"sessionKey\": \"...\"}")
+	err := json.NewDecoder(io.LimitReader(r.Body, 1<<20)).Decode(&body)
+	if err != nil || body.SessionKey == "" || (body.How != "reset" && body.How != "delete") {
+		writeError(w, http.StatusBadRequest, "invalid_request", "want {\"sessionKey\": \"...\", \"how\": \"reset\" | \"delete\"}")
 		return
 	}
 	g.sys.EndSession(body.SessionKey)

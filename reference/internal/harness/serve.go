@@ -172,7 +172,7 @@ func (s *served) Transcript(ctx context.Context, sessionKey string) ([]json.RawM
 }
 
 // EndSession implements protocol.SessionEnder.
-func (s *served) EndSession(ctx context.Context, sessionKey string) error {
+func (s *served) EndSession(ctx context.Context, sessionKey, how string) error {
 	if s.sys == nil {
 		return &protocol.RPCError{Code: protocol.CodeInvalidState, Message: "session/end before start"}
 	}
