@@ -301,6 +301,32 @@ Feature: Swarm orchestration globals
       {"callCount": 0, "searchCount": 0, "describeCount": 0}
       """
 
+  @core @CM-23.9 @CM-23.11
+  Scenario: phase and log notes reach the trajectory in call order, each cut to 2000 characters
+    Given the config also has:
+      """json
+      {"tools": {"swarm": true}}
+      """
+    When a turn starts
+    And the model calls exec with:
+      """js
+      phase("Forecast");
+      const sky = await tools.callValue("openclaw:core:weather", { city: "Oslo" });
+      log("collected " + "x".repeat(5000));
+      return sky.temp;
+      """
+    Then the result value is 21
+    And the trajectory includes:
+      """json
+      [
+        {"type": "swarm_note", "name": "phase", "text": "Forecast"},
+        {"type": "tool_call", "name": "weather", "status": "ok"},
+        {"type": "swarm_note", "name": "log"}
+      ]
+      """
+    And the trajectory has a "phase" note "Forecast"
+    And the trajectory has a "log" note of 2000 characters starting with "collected xxx"
+
   @e2e @CM-23.6 @CM-23.8
   Scenario: agents.run fans out sub-agents through sessions_spawn and resolves their final texts
     Given the config also has:
