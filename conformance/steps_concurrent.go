@@ -19,12 +19,13 @@ func (w *world) registerConcurrent(sc *godog.ScenarioContext) {
 	sc.Step(`^(\d+) of the results have status "([^"]+)"$`, w.groupCountStatus)
 	sc.Step(`^one of the results fails with "([^"]*)"$`, w.groupOneFails)
 	sc.Step(`^the model starts exec in the background with:$`, w.execInBackground)
-	sc.Step(`^the background exec is still running$`, w.backgroundRunning)
-	sc.Step(`^the background exec ends$`, w.backgroundEnds)
+	sc.Step(`^the model starts wait in the background$`, w.waitInBackground)
+	sc.Step(`^the background (?:exec|wait) is still running$`, w.backgroundRunning)
+	sc.Step(`^the background (?:exec|wait) ends$`, w.backgroundEnds)
 }
 
-// A backgroundCall is an exec call of one turn that runs while the
-// scenario goes on, in that turn or another (CM-17.11, CM-22.6).
+// A backgroundCall is an exec or wait call of one turn that runs while the
+// scenario goes on, in that turn or another (CM-17.11, CM-22.6, CM-8.31).
 type backgroundCall struct {
 	done chan struct{}
 	rec  callRecord
@@ -34,57 +35,73 @@ type backgroundCall struct {
 // execInBackground starts an exec call of the current turn and returns at
 // once; the background exec ends joins it.
 func (w *world) execInBackground(d *godog.DocString) error {
+	args, _ := json.Marshal(map[string]string{"code": d.Content})
+	return w.inBackground("exec", args)
+}
+
+// waitInBackground starts a wait for the latest waiting run in the current
+// turn and returns at once; the background wait ends joins it.
+func (w *world) waitInBackground() error {
+	id, err := w.latestRunID()
+	if err != nil {
+		return err
+	}
+	w.lastWaitID = id
+	args, _ := json.Marshal(map[string]string{"runId": id})
+	return w.inBackground("wait", args)
+}
+
+func (w *world) inBackground(name string, args json.RawMessage) error {
 	if w.bg != nil {
-		return errors.New("a background exec is running already")
+		return errors.New("a background call is running already")
 	}
 	ts, err := w.turn()
 	if err != nil {
 		return err
 	}
 	id := w.nextCallID()
-	if ts.firstExecID == "" {
+	if name == "exec" && ts.firstExecID == "" {
 		ts.firstExecID = id
 	}
-	args, _ := json.Marshal(map[string]string{"code": d.Content})
 	bg := &backgroundCall{done: make(chan struct{})}
 	w.bg = bg
 	go func() {
 		defer close(bg.done)
-		bg.rec, bg.err = w.callOn(ts, id, "exec", args)
+		bg.rec, bg.err = w.callOn(ts, id, name, args)
 	}()
 	return nil
 }
 
-// backgroundRunning checks that the background exec has not answered yet.
+// backgroundRunning checks that the background call has not answered yet.
 func (w *world) backgroundRunning() error {
 	if w.bg == nil {
-		return errors.New("no background exec was started")
+		return errors.New("no background call was started")
 	}
 	select {
 	case <-w.bg.done:
-		return mismatch("background exec", presence("running"), presence("ended"), "the background exec has ended already: %s", w.bg.rec.outcome.Text)
+		return mismatch("background call", presence("running"), presence("ended"), "the background call has ended already: %s", w.bg.rec.outcome.Text)
 	default:
 		return nil
 	}
 }
 
-// backgroundEnds waits for the background exec and makes its result the
+// backgroundEnds waits for the background call and makes its result the
 // latest one.
 func (w *world) backgroundEnds() error {
 	bg := w.bg
 	if bg == nil {
-		return errors.New("no background exec was started")
+		return errors.New("no background call was started")
 	}
 	ctx, cancel := w.ctx()
 	defer cancel()
 	select {
 	case <-bg.done:
 	case <-ctx.Done():
-		return fmt.Errorf("the background exec did not end within %v", stepTimeout)
+		return fmt.Errorf("the background call did not end within %v", stepTimeout)
 	}
 	w.bg = nil
 	if bg.err != nil {
-		return fmt.Errorf("background exec: %w", bg.err)
+		return fmt.Errorf("background call: %w", bg.err)
 	}
 	w.record(bg.rec)
 	return nil

@@ -15,6 +15,7 @@ func (w *world) registerHost(sc *godog.ScenarioContext) {
 	sc.Step(`^the tool "([^"]+)" was not called$`, func(n string) error { return w.toolCalledTimes(n, 0) })
 	sc.Step(`^the tool "([^"]+)" was last called with:$`, w.toolLastCalledWith)
 	sc.Step(`^the held calls of the tool "([^"]+)" are cancelled$`, w.heldCallsCancelled)
+	sc.Step(`^a call of the tool "([^"]+)" is held$`, w.callHeld)
 	sc.Step(`^the hook saw an event including:$`, w.hookSaw)
 }
 
@@ -29,6 +30,19 @@ func (w *world) toolCalledTimes(name string, n int) error {
 // held call at the suite's host: over a driver, a gateway or HTTP MCP it
 // travels through processes and closed requests.
 const cancelWithin = 10 * time.Second
+
+// callHeld waits until a call of the held tool name waits at its gate: a
+// leg is in progress inside that call (CM-8.31).
+func (w *world) callHeld(name string) error {
+	deadline := time.Now().Add(cancelWithin)
+	for w.host.Held(name) == 0 {
+		if time.Now().After(deadline) {
+			return fmt.Errorf("no call of tool %q was held within %v", name, cancelWithin)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return nil
+}
 
 // heldCallsCancelled waits until no call of tool name is waiting at its gate
 // any more: every call the target gave up on has been cancelled, before a

@@ -1014,6 +1014,46 @@ Feature: Runs, snapshots and wait
     And the result error is "too many suspended code mode runs."
     And the result failure phase is "bridge"
 
+  @snapshots @CM-8.31 @timing
+  Scenario: a run being resumed keeps its slot among the 64 suspended runs
+    # 63 runs are stored and the 64th is being resumed by a wait that waits on a
+    # held tool; a new run that suspends meanwhile, in another session, finds
+    # no slot.
+    Given code mode is configured as:
+      """json
+      {"enabled": true, "timeoutMs": 60000}
+      """
+    And the tool "weather" is held until released
+    When a turn starts in session "full"
+    And the model calls exec 63 times at the same time with:
+      """js
+      await yield_control();
+      return "slot";
+      """
+    Then 63 of the results have status "waiting"
+    When a turn starts in session "resumed"
+    And the model calls exec with:
+      """js
+      await yield_control("first leg");
+      return (await tools.callValue("weather", { city: "Oslo" })).temp;
+      """
+    Then the result is waiting with reason "yield"
+    When the model starts wait in the background
+    Then a call of the tool "weather" is held
+    And a turn starts in session "late"
+    And the model calls exec with:
+      """js
+      await yield_control();
+      return "sixty-fifth";
+      """
+    Then the result fails with code "invalid_input"
+    And the result error is "too many suspended code mode runs."
+    And the background wait is still running
+    When the tool "weather" is released
+    And the background wait ends
+    Then the result status is "completed"
+    And the result value is 21
+
   @snapshots @CM-8.32 @CM-8.31
   Scenario: a run refused for the 64-run limit cancels its host work and is not stored
     # The first run is suspended in another session, so that ending that
