@@ -19,6 +19,7 @@ func (w *world) register(sc *godog.ScenarioContext) {
 	w.registerTrajectory(sc)
 	w.registerTranscript(sc)
 	w.registerReplay(sc)
+	w.registerModelRequest(sc)
 	w.registerLog(sc)
 	w.registerHostile(sc)
 }

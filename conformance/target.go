@@ -82,6 +82,12 @@ type (
 	ModelInputReader interface {
 		ModelInput() []ModelItem
 	}
+	// A ModelRequestReader is a Turn whose implementation sends model
+	// requests: it shows what each model request of the turn asked for, in
+	// the order the suite received them.
+	ModelRequestReader interface {
+		ModelRequests() []ModelRequest
+	}
 	// A Timed turn reports, once it has ended, how long the
 	// implementation worked on it: the duration of its client request
 	// less the time the suite, playing the model, held the model
@@ -91,6 +97,22 @@ type (
 		Implementation() (time.Duration, bool)
 	}
 )
+
+// A ModelRequest is what the suite, playing the model, saw of one model
+// request beyond its conversation.
+type ModelRequest struct {
+	// Model is the model the request asks for.
+	Model string
+	// Credential is the request's Authorization header, or its x-api-key
+	// header when it has no Authorization.
+	Credential string
+	// ToolTypes is the type of every tool entry offered ("function" for a
+	// function tool, another type for a provider-native tool), in order.
+	ToolTypes []string
+	// OutputBlocks gives, by tool call id, the number of content blocks of
+	// each function call output the request carries.
+	OutputBlocks map[string]int
+}
 
 // A ModelItem is one element of a model request's conversation: a message
 // (Type "message", Role and Text), a function call (Type "function_call",

@@ -404,3 +404,45 @@ Feature: Conventions, scope and conformance model
       """json
       {"tool": "github_list_issues", "input": {"state": "open"}}
       """
+
+  @core @CM-1.2
+  Scenario: Conventions: the model requests of a code-mode turn offer no provider-native tool
+    Given the catalog "basic"
+    When a turn starts
+    And the model calls exec with:
+      """js
+      return [1, 2, 3].reduce((sum, n) => sum + n, 0);
+      """
+    Then the result value is 6
+    When the turn ends
+    Then every model request of the turn offers function tools only
+
+  @core @CM-1.3
+  Scenario: Conventions: a code-mode turn asks for the same model with the same credentials as a turn without code mode
+    Given the catalog "basic"
+    And the config also has:
+      """json
+      {"agents": {"list": [{"id": "plain", "tools": {"codeMode": {"enabled": false}}}]}}
+      """
+    When a turn starts for agent "plain"
+    Then the model-visible tools are "read, weather, shipping_list, select_file"
+    When a turn starts
+    Then the model-visible tools are "exec, wait"
+    And the latest two turns asked for the same model with the same credentials
+
+  @core @CM-1.10
+  Scenario: Conventions: the model receives an exec result and a wait result as one text block each
+    Given the catalog "basic"
+    When a turn starts
+    And the model calls exec with:
+      """js
+      text("first");
+      await yield_control();
+      text("second");
+      return 2;
+      """
+    Then the result is waiting with reason "yield"
+    When the model calls wait
+    Then the result value is 2
+    And the model receives the result of the latest exec call as one text block
+    And the model receives the result of the latest wait call as one text block

@@ -274,3 +274,55 @@ Feature: Debug logging for code mode
     And the target log does not contain "cm-header-secret-3318"
     And the target log does not contain "cm-token-secret-2291"
     And the target log does not contain "cm-cookie-secret-5521"
+
+  @core @CM-21.4 @CM-21.10
+  Scenario: OPENCLAW_DEBUG_MODEL_PAYLOAD=tools logs the model-visible tools for every model request
+    Given the target environment has "OPENCLAW_DEBUG_MODEL_PAYLOAD" set to "tools"
+    When a turn starts
+    And the model calls exec with:
+      """js
+      return 1;
+      """
+    And the model calls exec with:
+      """js
+      return 2;
+      """
+    Then the result value is 2
+    When the turn ends
+    Then the target log has a line with "model payload tools: exec, wait" for every model request of the turn
+
+  @core @CM-21.7 @CM-21.5
+  Scenario: The redacted payload snapshot of a model request replaces each credential with [redacted]
+    Given the target environment has "OPENCLAW_DEBUG_MODEL_PAYLOAD" set to "full-redacted"
+    And the target environment has "OPENCLAW_DEBUG_MODEL_TRANSPORT" set to "1"
+    And the config also has:
+      """json
+      {"models": {"providers": {"openai": {"apiKey": "sk-cm-secret-6613", "headers": {"Authorization": "Bearer cm-bearer-secret-8420"}}}}}
+      """
+    When a turn starts
+    And the model calls exec with:
+      """js
+      return "sk-cm-secret-6613".length;
+      """
+    Then the result value is 17
+    And the turn sends model requests
+    And the target log contains "[redacted]"
+    And the target log does not contain "sk-cm-secret-6613"
+    And the target log does not contain "cm-bearer-secret-8420"
+
+  @core @CM-21.9 @CM-21.8
+  Scenario: Enabling every debug variable leaves the model request's conversation as it is
+    Given the target environment has "OPENCLAW_DEBUG_CODE_MODE" set to "1"
+    And the target environment has "OPENCLAW_DEBUG_MODEL_TRANSPORT" set to "1"
+    And the target environment has "OPENCLAW_DEBUG_MODEL_PAYLOAD" set to "full-redacted"
+    And the target environment has "OPENCLAW_DEBUG_SSE" set to "peek"
+    When a turn starts
+    And the model calls exec with:
+      """js
+      text("visible output");
+      return 3;
+      """
+    Then the result value is 3
+    And the model request replays the latest exec call with its id, arguments and result text
+    And every model request of the turn offers function tools only
+

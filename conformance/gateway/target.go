@@ -50,6 +50,11 @@ type Options struct {
 	Fixtures func() driver.MCPFixtures
 }
 
+// fakeProviderKey is the API key of the fake model provider: the gateway
+// sends it with every model request, so the suite can compare credentials
+// (CM-1.3); OpenClaw's target uses the same.
+const fakeProviderKey = "fake-local"
+
 // MakeTarget returns a conformance.MakeTarget that runs every scenario
 // through a fresh gateway process, driven over the wire.
 func MakeTarget(o Options) conformance.MakeTarget {
@@ -160,7 +165,7 @@ func (t *target) writeConfig() error {
 		api = "openai-responses"
 	}
 	models := object(doc, "models")
-	object(models, "providers")["fake"] = map[string]any{"baseUrl": t.model.URL(), "api": api}
+	object(models, "providers")["fake"] = map[string]any{"baseUrl": t.model.URL(), "api": api, "apiKey": fakeProviderKey}
 	doc["gateway"] = map[string]any{"bind": "127.0.0.1", "port": 0}
 	namespaces := make([]map[string]any, len(t.setup.Namespaces))
 	for i, ns := range t.setup.Namespaces {

@@ -19,6 +19,9 @@ type Request struct {
 	Model  string
 	Key    string // the conversation key: the text of the first user message
 	Tools  []Tool // the function tools offered, in request order
+	// ToolTypes is the type of every tool entry offered, function tools
+	// and provider-native ones alike, in request order.
+	ToolTypes []string
 	Items  []Item // the conversation, normalized
 	Header http.Header
 	Body   json.RawMessage // the raw request body (not JSON for a rejected request)
@@ -53,6 +56,9 @@ type Item struct {
 	Name      string
 	Arguments string
 	Output    string
+	// OutputBlocks is the number of content parts of a function call's
+	// output: 1 for a string, the array's length otherwise.
+	OutputBlocks int
 }
 
 // A Reply is what the model answers: tool calls (in order, as parallel
@@ -197,6 +203,7 @@ func (r *Request) parseResponses() *apiError {
 		return &apiError{code: "invalid_request", msg: "Invalid request body: " + err.Error()}
 	}
 	for _, t := range b.Tools {
+		r.ToolTypes = append(r.ToolTypes, t.Type)
 		if t.Type == "function" {
 			r.Tools = append(r.Tools, Tool{Name: t.Name, Description: t.Description, Parameters: t.Parameters})
 		}
@@ -228,7 +235,7 @@ func (r *Request) parseResponses() *apiError {
 		case it.Type == "function_call":
 			r.Items = append(r.Items, Item{Type: it.Type, CallID: it.CallID, Name: it.Name, Arguments: it.Arguments})
 		case it.Type == "function_call_output":
-			r.Items = append(r.Items, Item{Type: it.Type, CallID: it.CallID, Output: contentText(it.Output)})
+			r.Items = append(r.Items, Item{Type: it.Type, CallID: it.CallID, Output: contentText(it.Output), OutputBlocks: contentBlocks(it.Output)})
 		case it.Type == "message" || (it.Type == "" && it.Role != ""):
 			r.Items = append(r.Items, Item{Type: "message", Role: it.Role, Text: contentText(it.Content)})
 		default:
@@ -269,6 +276,7 @@ func (r *Request) parseChat() *apiError {
 	}
 	r.includeUsage = b.StreamOptions.IncludeUsage
 	for _, t := range b.Tools {
+		r.ToolTypes = append(r.ToolTypes, t.Type)
 		if t.Type == "function" {
 			r.Tools = append(r.Tools, Tool{Name: t.Function.Name, Description: t.Function.Description, Parameters: t.Function.Parameters})
 		}
@@ -279,7 +287,7 @@ func (r *Request) parseChat() *apiError {
 	for _, m := range b.Messages {
 		switch {
 		case m.Role == "tool":
-			r.Items = append(r.Items, Item{Type: "function_call_output", CallID: m.ToolCallID, Output: contentText(m.Content)})
+			r.Items = append(r.Items, Item{Type: "function_call_output", CallID: m.ToolCallID, Output: contentText(m.Content), OutputBlocks: contentBlocks(m.Content)})
 		case m.Role == "assistant" && len(m.ToolCalls) > 0:
 			if text := contentText(m.Content); text != "" {
 				r.Items = append(r.Items, Item{Type: "message", Role: m.Role, Text: text})
@@ -313,6 +321,19 @@ func contentText(raw json.RawMessage) string {
 		}
 	}
 	return strings.Join(texts, "\n")
+}
+
+// contentBlocks counts the parts of a content value: 1 for a string, the
+// length of an array of parts, 0 for anything else.
+func contentBlocks(raw json.RawMessage) int {
+	if _, ok := jsonString(raw); ok {
+		return 1
+	}
+	var parts []json.RawMessage
+	if err := json.Unmarshal(raw, &parts); err != nil {
+		return 0
+	}
+	return len(parts)
 }
 
 func jsonString(raw json.RawMessage) (string, bool) {

@@ -81,6 +81,9 @@ type Turn struct {
 	conv   Conversation     // the model's side
 	clock  Clock            // the client request's
 	latest []fakemodel.Item // the conversation of the latest model request, under calls
+
+	seenMu sync.Mutex
+	seen   []conformance.ModelRequest // every model request received, in order
 }
 
 // clientResult is how a turn's client request ended.
@@ -109,6 +112,7 @@ func (t *Turn) Start(ctx context.Context, client *http.Client, req *http.Request
 		return err
 	}
 	t.conv.Put(first)
+	t.see(first)
 	t.calls.Lock()
 	t.latest = first.Items
 	t.calls.Unlock()
@@ -164,6 +168,30 @@ func (t *Turn) ModelInput() []conformance.ModelItem {
 	return out
 }
 
+// see records what req asked for (ModelRequests).
+func (t *Turn) see(req *fakemodel.Request) {
+	m := conformance.ModelRequest{Model: req.Model, Credential: req.Header.Get("Authorization"),
+		ToolTypes: slices.Clone(req.ToolTypes), OutputBlocks: map[string]int{}}
+	if m.Credential == "" {
+		m.Credential = req.Header.Get("X-Api-Key")
+	}
+	for _, it := range req.Items {
+		if it.Type == "function_call_output" {
+			m.OutputBlocks[it.CallID] = it.OutputBlocks
+		}
+	}
+	t.seenMu.Lock()
+	t.seen = append(t.seen, m)
+	t.seenMu.Unlock()
+}
+
+// ModelRequests implements conformance.ModelRequestReader.
+func (t *Turn) ModelRequests() []conformance.ModelRequest {
+	t.seenMu.Lock()
+	defer t.seenMu.Unlock()
+	return slices.Clone(t.seen)
+}
+
 // Tools returns the model-visible tools of the turn's first model request.
 func (t *Turn) Tools() []conformance.ToolDefinition { return slices.Clone(t.tools) }
 
@@ -196,6 +224,7 @@ func (t *Turn) CallBatch(ctx context.Context, calls []conformance.ToolCall) ([]c
 		return nil, err
 	}
 	t.conv.Put(req)
+	t.see(req)
 	t.latest = req.Items
 	results, err := t.opts.Transcribed(ctx)
 	if err != nil {
@@ -299,6 +328,7 @@ func (t *Turn) End(ctx context.Context) error {
 					return err
 				}
 			}
+			t.see(req)
 			_ = req.RespondContext(ctx, fakemodel.Reply{Text: FinalAnswer})
 		}
 	}
