@@ -19,6 +19,11 @@ func (w *world) registerTurns(sc *godog.ScenarioContext) {
 		return w.startTurn(t)
 	})
 	sc.Step(`^a turn starts in session "([^"]+)"$`, func(s string) error { return w.startTurn(sessionTurn(s)) })
+	sc.Step(`^a turn starts in session "([^"]+)" without the client tool "([^"]+)"$`, func(s, tool string) error {
+		t := sessionTurn(s)
+		t.WithoutClientTools = []string{tool}
+		return w.startTurn(t)
+	})
 	sc.Step(`^a turn starts in session "([^"]+)" within the same agent run$`, w.sameRunTurn)
 	sc.Step(`^a turn starts for agent "([^"]+)" within the same agent run and session$`, w.sameSessionTurn)
 	sc.Step(`^a turn starts with tools disabled$`, func() error { t := defaultTurn(); t.DisableTools = true; return w.startTurn(t) })

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/codemodekit/kit/conformance/wire"
@@ -211,6 +212,26 @@ type TurnSpec struct {
 	DisableTools bool
 	// NoTools makes a raw model call: no tool at all.
 	NoTools bool
+	// WithoutClientTools names client tools of the setup that this turn's
+	// request does not carry: a client tool is effective only for the
+	// turns that bring it (CM-3.12).
+	WithoutClientTools []string
+}
+
+// TurnTools returns the tools of a turn of spec: tools without the client
+// tools spec leaves out.
+func (spec TurnSpec) TurnTools(tools []wire.Spec) []wire.Spec {
+	if len(spec.WithoutClientTools) == 0 {
+		return tools
+	}
+	out := make([]wire.Spec, 0, len(tools))
+	for _, t := range tools {
+		if t.Source == "client" && slices.Contains(spec.WithoutClientTools, t.Name) {
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
 }
 
 // A ToolDefinition is one model-visible tool.

@@ -250,6 +250,29 @@ Feature: Activation
       ["read", "select_file", "shipping_list"]
       """
 
+  @core @CM-3.12
+  Scenario: Activation: a client tool that one session's turn brings is absent from another session's catalog
+    Given the catalog "basic"
+    When a turn starts in session "with-picker"
+    And the model calls exec with:
+      """js
+      return ALL_TOOLS.map((entry) => entry.name).sort();
+      """
+    Then the result value is:
+      """json
+      ["read", "select_file", "shipping_list", "weather"]
+      """
+    When a turn starts in session "without-picker" without the client tool "select_file"
+    And the model calls exec with:
+      """js
+      const found = await tools.search("select_file pick a file");
+      return [ALL_TOOLS.map((entry) => entry.name).sort(), found.some((entry) => entry.name === "select_file")];
+      """
+    Then the result value is:
+      """json
+      [["read", "shipping_list", "weather"], false]
+      """
+
   @core @CM-3.9 @CM-11.30 @CM-3.1
   Scenario: Activation: deny entries exec and wait remove only the shell tool, never the control tools
     Given the catalog "mixed"

@@ -136,7 +136,7 @@ func (t *target) StartTurn(ctx context.Context, spec conformance.TurnSpec) (conf
 	t.turnSeq++
 	id := fmt.Sprintf("t%d", t.turnSeq)
 	t.mu.Unlock()
-	tools := slices.Clone(t.setup.Tools)
+	tools := slices.Clone(spec.TurnTools(t.setup.Tools))
 	p.addTurn(id, tools)
 	params := protocol.TurnStartParams{TurnID: id, AgentID: spec.AgentID, SessionID: spec.SessionID, SessionKey: spec.SessionKey,
 		RunID: spec.RunID, DisableTools: spec.DisableTools, NoTools: spec.NoTools, Config: cfg, Tools: WithoutBehavior(tools)}

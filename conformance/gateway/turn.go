@@ -45,6 +45,7 @@ func (t *target) StartTurn(ctx context.Context, spec conformance.TurnSpec) (conf
 	})
 
 	_, client := t.tools()
+	client = spec.TurnTools(client)
 	tools := make([]map[string]any, len(client))
 	for i, s := range client {
 		s.Behavior = nil
