@@ -1214,6 +1214,38 @@ Feature: MCP namespace, $api and virtual declaration files
       ]
       """
 
+  @mcp @CM-14.15 @CM-11.22 @CM-16.5
+  Scenario: An approval-gated MCP tool waits for approval like every nested call: denied it does not run, granted it does
+    Given the tool "create_issue" requires approval
+    And approval for "github__create_issue" is denied
+    When a turn starts
+    And the model calls exec with:
+      """js
+      const created = await MCP.github.createIssue({ owner: "o", repo: "r", title: "t" }).then(() => "ran", (error) => error.message);
+      const listed = await MCP.github.listIssues({});
+      return [created, listed.structuredContent];
+      """
+    Then the result value is:
+      """json
+      ["Tool call denied: mcp:github:create_issue.", {"count": 2}]
+      """
+    And the tool "create_issue" was not called
+    And the trajectory includes:
+      """json
+      [
+        {"type": "tool_call", "catalogId": "mcp:github:create_issue", "parentToolCallId": "<string>", "status": "denied"},
+        {"type": "tool_call", "catalogId": "mcp:github:list_issues", "parentToolCallId": "<string>", "status": "ok"}
+      ]
+      """
+    Given approval for "github__create_issue" is granted
+    When a turn starts
+    And the model calls exec with:
+      """js
+      return await MCP.github.createIssue({ owner: "o", repo: "r", title: "t" }).then(() => "ran", (error) => error.message);
+      """
+    Then the result value is "ran"
+    And the tool "create_issue" was called 1 times
+
   @mcp @CM-14.15 @CM-8.38
   Scenario: Aborting the agent run ends a cell waiting on an MCP call and cancels the call
     Given code mode is configured as:

@@ -6,6 +6,7 @@ package codemode
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"sync"
 
 	"github.com/codemodekit/kit/reference/internal/mcpclient"
@@ -90,7 +91,9 @@ func (m *mcpManager) tools(ctx context.Context, servers json.RawMessage) []Tool 
 	for _, s := range mcpns.Build(listedServers).Servers {
 		sess := sessions[s.Name]
 		for _, e := range s.Entries {
-			out = append(out, mcpTool(s.Name, e, sess))
+			t := mcpTool(s.Name, e, sess)
+			t.RequiresApproval = e.Operation == mcpns.OpTool && slices.Contains(cfgs[s.Name].RequireApproval, e.MCPTool)
+			out = append(out, t)
 		}
 	}
 	return out

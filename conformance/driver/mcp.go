@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/codemodekit/kit/conformance"
@@ -20,7 +21,8 @@ import (
 type FakeMCP struct {
 	mu      sync.Mutex
 	servers map[string]*fakemcp.Server
-	sse     map[string]bool // servers served over SSE
+	sse     map[string]bool     // servers served over SSE
+	gated   map[string][]string // approval-gated tools, by server
 	order   []string
 }
 
@@ -46,6 +48,14 @@ func (m *FakeMCP) Start(s *conformance.Setup) error {
 			return fmt.Errorf("start fake MCP server %q: %w", srv.Name, err)
 		}
 		m.servers[srv.Name] = fs
+		for _, t := range srv.Tools {
+			if t.RequiresApproval {
+				if m.gated == nil {
+					m.gated = map[string][]string{}
+				}
+				m.gated[srv.Name] = append(m.gated[srv.Name], t.Name)
+			}
+		}
 		if transport == fakemcp.SSE {
 			if m.sse == nil {
 				m.sse = map[string]bool{}
@@ -58,7 +68,8 @@ func (m *FakeMCP) Start(s *conformance.Setup) error {
 }
 
 // Entries returns the mcp.servers entry of every started server: its url,
-// and "transport": "sse" for a server served over SSE.
+// "transport": "sse" for a server served over SSE, and "requireApproval"
+// with the tools that require approval.
 func (m *FakeMCP) Entries() map[string]map[string]any {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -67,6 +78,9 @@ func (m *FakeMCP) Entries() map[string]map[string]any {
 		out[name] = map[string]any{"url": s.URL()}
 		if m.sse[name] {
 			out[name]["transport"] = fakemcp.SSE
+		}
+		if g := m.gated[name]; len(g) > 0 {
+			out[name]["requireApproval"] = slices.Clone(g)
 		}
 	}
 	return out
@@ -79,7 +93,7 @@ func (m *FakeMCP) Close() {
 	for _, name := range m.order {
 		m.servers[name].Close()
 	}
-	m.servers, m.sse, m.order = nil, nil, nil
+	m.servers, m.sse, m.gated, m.order = nil, nil, nil, nil
 }
 
 // MCPSetup runs the MCP servers of a setup for an implementation in

@@ -47,6 +47,9 @@ type ServerConfig struct {
 	// the number rule, into range; a value that is not positive (a
 	// ServerConfig made in code) means the default.
 	TimeoutMs int
+	// RequireApproval names the server's MCP tools whose calls wait for the
+	// host's approval, as an approval-gated tool's do (CM-16.4, CM-11.22).
+	RequireApproval []string
 	// SetupTimeoutMs bounds each step of setting the server up: starting
 	// the transport, the initialize handshake and each tools/list page.
 	// It is not part of the configuration document; 0 means the larger of
@@ -151,6 +154,8 @@ func parseServer(raw json.RawMessage) (ServerConfig, bool) {
 		Transport: readString(m["transport"]),
 		Headers:   readStringMap(m["headers"]),
 		TimeoutMs: timeoutMs.Read(m["timeoutMs"]),
+
+		RequireApproval: readStrings(m["requireApproval"]),
 	}
 	return c, c.Command != "" || c.URL != ""
 }
