@@ -422,7 +422,7 @@ Feature: Conventions, scope and conformance model
     Given the catalog "basic"
     And the config also has:
       """json
-      {"agents": {"list": [{"id": "plain", "tools": {"codeMode": {"enabled": false}}}]}}
+      {"agents": {"list": [{"id": "main"}, {"id": "plain", "tools": {"codeMode": {"enabled": false}}}]}}
       """
     When a turn starts for agent "plain"
     Then the model-visible tools are "read, weather, shipping_list, select_file"
