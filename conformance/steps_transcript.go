@@ -1,7 +1,9 @@
 package conformance
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
 
 	"github.com/cucumber/godog"
 )
@@ -10,6 +12,59 @@ import (
 // "Observations").
 func (w *world) registerTranscript(sc *godog.ScenarioContext) {
 	sc.Step(`^the transcript of the session includes:$`, w.transcriptIncludes)
+	sc.Step(`^the transcript of the session has a model turn for every model request of the turn$`, w.transcriptModelTurns)
+}
+
+// transcriptModelTurns checks the session transcript for one model_turn
+// record per model request the turn sent (CM-22.1): a session of one turn,
+// ended, whose answers the suite gave; the records must also name every
+// tool call the suite answered with.
+func (w *world) transcriptModelTurns() error {
+	ts := w.latestTurn()
+	reqs, err := w.modelRequests(ts)
+	if err != nil {
+		return err
+	}
+	tr, ok := w.target.(Transcripter)
+	if !ok {
+		return w.notApplicable(NotApplicable("the target exposes no transcript"))
+	}
+	ctx, cancel := w.ctx()
+	defer cancel()
+	recs, err := tr.Transcript(ctx, ts.spec.SessionKey)
+	if err != nil {
+		return err
+	}
+	turns, named := 0, map[string]bool{}
+	var calls []string
+	for _, raw := range recs {
+		var r struct {
+			Type        string   `json:"type"`
+			ToolCallID  string   `json:"toolCallId"`
+			ToolCallIDs []string `json:"toolCallIds"`
+		}
+		if err := json.Unmarshal(raw, &r); err != nil {
+			return fmt.Errorf("transcript record is not a JSON object: %w", err)
+		}
+		switch r.Type {
+		case "model_turn":
+			turns++
+			for _, id := range r.ToolCallIDs {
+				named[id] = true
+			}
+		case "tool_call":
+			calls = append(calls, r.ToolCallID)
+		}
+	}
+	if turns != len(reqs) {
+		return mismatch("$.modelTurns", len(reqs), turns, "the transcript has %d model_turn records for %d model requests of the turn", turns, len(reqs))
+	}
+	for _, id := range calls {
+		if !named[id] {
+			return mismatch("$.modelTurns.toolCallIds", id, presence(kindMissing), "no model_turn record names the tool call %q", id)
+		}
+	}
+	return nil
 }
 
 func (w *world) transcriptIncludes(d *godog.DocString) error {

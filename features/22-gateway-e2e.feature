@@ -479,6 +479,24 @@ Feature: Gateway, transcripts and the end-to-end plan
     Then the result fails with code "timeout"
 
   @e2e @CM-22.1
+  Scenario: The session transcript records every model request turn with the calls the model answered with
+    Given code mode is enabled
+    And the catalog "basic"
+    When a turn starts
+    And the model calls exec with:
+      """js
+      return (await tools.callValue("openclaw:core:weather", { city: "Oslo" })).temp;
+      """
+    Then the result value is 21
+    When the model calls exec with:
+      """js
+      return 2;
+      """
+    Then the result value is 2
+    When the turn ends
+    Then the transcript of the session has a model turn for every model request of the turn
+
+  @e2e @CM-22.1
   Scenario: The session transcript keeps the text and the details of every tool result
     Given code mode is enabled
     And the catalog "basic"

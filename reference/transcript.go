@@ -8,17 +8,21 @@ import (
 )
 
 // A TranscriptRecord is one line of a session transcript (SPEC.md CM-22.1):
-// a model tool call or its result. Code-mode exec and wait calls are kept
-// like any other call.
+// a model tool call or its result, or a model request turn (the calls or
+// the final text the model answered with, written by a host that makes
+// model requests). Code-mode exec and wait calls are kept like any other
+// call.
 type TranscriptRecord struct {
-	Type       string          `json:"type"` // "tool_call" or "tool_result"
-	AgentRunID string          `json:"agentRunId"`
-	ToolCallID string          `json:"toolCallId"`
-	Name       string          `json:"name"`
-	Arguments  json.RawMessage `json:"arguments,omitempty"`
-	Text       string          `json:"text,omitempty"`
-	Details    json.RawMessage `json:"details,omitempty"`
-	IsError    bool            `json:"isError,omitempty"`
+	Type       string `json:"type"` // "tool_call", "tool_result" or "model_turn"
+	AgentRunID string `json:"agentRunId"`
+	ToolCallID string `json:"toolCallId,omitempty"`
+	// ToolCallIDs are the calls a model turn asked for, in order.
+	ToolCallIDs []string        `json:"toolCallIds,omitempty"`
+	Name        string          `json:"name"`
+	Arguments   json.RawMessage `json:"arguments,omitempty"`
+	Text        string          `json:"text,omitempty"`
+	Details     json.RawMessage `json:"details,omitempty"`
+	IsError     bool            `json:"isError,omitempty"`
 	// Boot identifies the runtime instance that wrote the record, so a
 	// restarted runtime can tell records written before it started.
 	Boot string `json:"boot"`

@@ -172,6 +172,14 @@ func (g *gateway) runTurn(ctx context.Context, req turnRequest) (string, error) 
 			}
 			return "", err
 		}
+		ids := make([]string, len(a.Calls))
+		for i, c := range a.Calls {
+			ids[i] = c.ID
+		}
+		if err := tu.ModelTurn(ids, a.Text); err != nil {
+			tu.Abort()
+			return "", err
+		}
 		if len(a.Calls) == 0 {
 			tu.End()
 			return a.Text, nil

@@ -177,8 +177,15 @@ func TestTurn(t *testing.T) {
 				} `json:"records"`
 			}
 			getJSON(t, tg.srv.URL+"/v1/transcript?sessionKey=s1", &tr)
-			if len(tr.Records) != 2 || tr.Records[0].Type != "tool_call" || tr.Records[1].Name != "exec" {
-				t.Fatalf("transcript = %+v, want the exec call and its result", tr.Records)
+			// A model turn with the exec call, the call and its result, and
+			// the model turn with the final text (CM-22.1).
+			var got []string
+			for _, r := range tr.Records {
+				got = append(got, r.Type+":"+r.Name)
+			}
+			want := []string{"model_turn:", "tool_call:exec", "tool_result:exec", "model_turn:"}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Fatalf("transcript records (-want +got):\n%s", diff)
 			}
 		})
 	}
@@ -401,7 +408,8 @@ func TestLoopDoesNotBlockOthers(t *testing.T) {
 		} `json:"records"`
 	}
 	getJSON(t, tg.srv.URL+"/v1/transcript?sessionKey=a", &tr)
-	if n := len(tr.Records); n != 2 || !strings.Contains(tr.Records[1].Text, "code mode execution aborted") {
+	// The model turn with the exec call, the call, and its aborted result.
+	if n := len(tr.Records); n != 3 || tr.Records[0].Type != "model_turn" || !strings.Contains(tr.Records[2].Text, "code mode execution aborted") {
 		t.Fatalf("loop transcript = %+v, want its exec aborted", tr.Records)
 	}
 }
