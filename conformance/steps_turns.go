@@ -19,6 +19,11 @@ func (w *world) registerTurns(sc *godog.ScenarioContext) {
 		return w.startTurn(t)
 	})
 	sc.Step(`^a turn starts in session "([^"]+)"$`, func(s string) error { return w.startTurn(sessionTurn(s)) })
+	sc.Step(`^a turn starts from sender "([^"]+)" on channel "([^"]+)"$`, func(sender, channel string) error {
+		t := defaultTurn()
+		t.SenderID, t.ChannelID = sender, channel
+		return w.startTurn(t)
+	})
 	sc.Step(`^a turn starts in session "([^"]+)" without the client tool "([^"]+)"$`, func(s, tool string) error {
 		t := sessionTurn(s)
 		t.WithoutClientTools = []string{tool}

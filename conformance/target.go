@@ -205,10 +205,14 @@ type Namespace struct {
 
 // TurnSpec scopes one agent run.
 type TurnSpec struct {
-	AgentID      string
-	SessionID    string
-	SessionKey   string
-	RunID        string
+	AgentID    string
+	SessionID  string
+	SessionKey string
+	RunID      string
+	// SenderID and ChannelID name who sent the turn's message and on which
+	// channel ("" for none); nested calls keep them (CM-16.2).
+	SenderID     string
+	ChannelID    string
 	DisableTools bool
 	// NoTools makes a raw model call: no tool at all.
 	NoTools bool

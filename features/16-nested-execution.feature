@@ -288,6 +288,19 @@ Feature: Nested tool execution and trajectory projection
       {"toolName": "weather", "agentId": "ops", "sessionId": "session-1"}
       """
 
+  @core @CM-16.2
+  Scenario: Nested calls keep the sender and channel context of the run
+    When a turn starts from sender "user-4821" on channel "webchat"
+    And the model calls exec with:
+      """js
+      return (await tools.callValue("openclaw:core:weather", { city: "Oslo" })).city;
+      """
+    Then the result value is "Oslo"
+    And the hook saw an event including:
+      """json
+      {"toolName": "weather", "senderId": "user-4821", "channelId": "webchat"}
+      """
+
   @core @CM-16.9 @CM-16.10
   Scenario: The hook event of the outer exec marks a code-mode JavaScript cell and mirrors code and command
     When a turn starts

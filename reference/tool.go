@@ -124,6 +124,8 @@ type HookEvent struct {
 	AgentID    string `json:"agentId,omitempty"`
 	SessionID  string `json:"sessionId,omitempty"`
 	SessionKey string `json:"sessionKey,omitempty"`
+	SenderID   string `json:"senderId,omitempty"`
+	ChannelID  string `json:"channelId,omitempty"`
 }
 
 // A HookDecision is the hook's answer.

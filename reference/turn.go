@@ -24,6 +24,10 @@ type TurnOptions struct {
 	SessionID  string
 	SessionKey string
 	RunID      string
+	// SenderID and ChannelID name who sent the turn's message and the
+	// channel it came from; nested calls keep them (CM-16.2).
+	SenderID  string
+	ChannelID string
 	// Tools are the turn's effective tools before policy: core, plugin, MCP
 	// and the client's tools.
 	Tools []Tool
@@ -127,6 +131,7 @@ func (t *Turn) finish(idx int, status string) {
 // hookEvent adds the agent run context to a hook event.
 func (t *Turn) hookEvent(e HookEvent) HookEvent {
 	e.AgentID, e.SessionID, e.SessionKey = t.opts.AgentID, t.opts.SessionID, t.opts.SessionKey
+	e.SenderID, e.ChannelID = t.opts.SenderID, t.opts.ChannelID
 	return e
 }
 

@@ -139,7 +139,7 @@ func (t *target) StartTurn(ctx context.Context, spec conformance.TurnSpec) (conf
 	tools := slices.Clone(spec.TurnTools(t.setup.Tools))
 	p.addTurn(id, tools)
 	params := protocol.TurnStartParams{TurnID: id, AgentID: spec.AgentID, SessionID: spec.SessionID, SessionKey: spec.SessionKey,
-		RunID: spec.RunID, DisableTools: spec.DisableTools, NoTools: spec.NoTools, Config: cfg, Tools: WithoutBehavior(tools)}
+		RunID: spec.RunID, SenderID: spec.SenderID, ChannelID: spec.ChannelID, DisableTools: spec.DisableTools, NoTools: spec.NoTools, Config: cfg, Tools: WithoutBehavior(tools)}
 	var res protocol.TurnStartResult
 	if err := callProc(ctx, p, protocol.MethodTurnStart, params, &res); err != nil {
 		return nil, err

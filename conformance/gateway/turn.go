@@ -55,6 +55,7 @@ func (t *target) StartTurn(ctx context.Context, spec conformance.TurnSpec) (conf
 		"model": "codemode", "input": key, "stream": false, "tools": tools,
 		"metadata": map[string]string{
 			"turnId": id, "agentId": spec.AgentID, "sessionId": spec.SessionID, "sessionKey": spec.SessionKey, "runId": spec.RunID,
+			"senderId": spec.SenderID, "channelId": spec.ChannelID,
 			"disableTools": strconv.FormatBool(spec.DisableTools), "noTools": strconv.FormatBool(spec.NoTools),
 		},
 	}

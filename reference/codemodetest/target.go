@@ -141,7 +141,7 @@ func (t *target) Transcript(ctx context.Context, sessionKey string) ([]json.RawM
 
 func (t *target) StartTurn(ctx context.Context, spec conformance.TurnSpec) (conformance.Turn, error) {
 	p := &protocol.TurnStartParams{AgentID: spec.AgentID, SessionID: spec.SessionID, SessionKey: spec.SessionKey,
-		RunID: spec.RunID, DisableTools: spec.DisableTools, NoTools: spec.NoTools,
+		RunID: spec.RunID, SenderID: spec.SenderID, ChannelID: spec.ChannelID, DisableTools: spec.DisableTools, NoTools: spec.NoTools,
 		Config: t.setup.Config, Tools: spec.TurnTools(t.setup.Tools)}
 	tu, err := t.sys.StartTurn(ctx, p, t.setup.Host)
 	if errors.Is(err, codemode.ErrSurface) {

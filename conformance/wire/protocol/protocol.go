@@ -138,6 +138,8 @@ type TurnStartParams struct {
 	SessionID    string          `json:"sessionId"`
 	SessionKey   string          `json:"sessionKey"`
 	RunID        string          `json:"runId"`
+	SenderID     string          `json:"senderId,omitempty"`
+	ChannelID    string          `json:"channelId,omitempty"`
 	DisableTools bool            `json:"disableTools"`
 	NoTools      bool            `json:"noTools"`
 	Config       json.RawMessage `json:"config"`

@@ -106,6 +106,8 @@ type turnRequest struct {
 	SessionID    string
 	SessionKey   string
 	RunID        string
+	SenderID     string
+	ChannelID    string
 	DisableTools bool
 	NoTools      bool
 	Input        []item
@@ -134,7 +136,8 @@ func (g *gateway) runTurn(ctx context.Context, req turnRequest) (string, error) 
 	host := wire.NewHTTPClient(cfg.Kit.ToolHost)
 	defer host.Close()
 	params := &protocol.TurnStartParams{TurnID: req.TurnID, AgentID: req.AgentID, SessionID: req.SessionID,
-		SessionKey: req.SessionKey, RunID: req.RunID, DisableTools: req.DisableTools, NoTools: req.NoTools,
+		SessionKey: req.SessionKey, RunID: req.RunID, SenderID: req.SenderID, ChannelID: req.ChannelID,
+		DisableTools: req.DisableTools, NoTools: req.NoTools,
 		Config: cfg.raw, Tools: tools}
 
 	ctx, cancel := context.WithCancelCause(ctx)

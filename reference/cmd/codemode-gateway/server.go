@@ -81,7 +81,7 @@ func (g *gateway) parseTurnRequest(r *http.Request) (turnRequest, bool, error) {
 	}
 	md := in.Metadata
 	req := turnRequest{TurnID: md["turnId"], AgentID: md["agentId"], SessionID: md["sessionId"], SessionKey: md["sessionKey"],
-		RunID: md["runId"], Input: input}
+		RunID: md["runId"], SenderID: md["senderId"], ChannelID: md["channelId"], Input: input}
 	for _, b := range []struct {
 		key string
 		dst *bool

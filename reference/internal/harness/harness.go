@@ -220,7 +220,7 @@ func Tool(i int, s wire.Spec, host wire.ToolHost) codemode.Tool {
 func (s *System) StartTurn(ctx context.Context, p *protocol.TurnStartParams, host wire.ToolHost) (*Turn, error) {
 	opts := codemode.TurnOptions{
 		AgentID: p.AgentID, SessionID: p.SessionID, SessionKey: p.SessionKey,
-		RunID: p.RunID, DisableTools: p.DisableTools, Raw: p.NoTools,
+		RunID: p.RunID, SenderID: p.SenderID, ChannelID: p.ChannelID, DisableTools: p.DisableTools, Raw: p.NoTools,
 		Hooks: codemode.Hooks{
 			BeforeToolCall: func(ctx context.Context, e codemode.HookEvent) (codemode.HookDecision, error) {
 				b, err := json.Marshal(e)
