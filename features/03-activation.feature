@@ -273,6 +273,35 @@ Feature: Activation
       [["read", "shipping_list", "weather"], false]
       """
 
+  @core @CM-3.12 @CM-3.18
+  Scenario Outline: Activation: tools.toolsBySender gives sender <sender> on <channel> the catalog of its first matching key
+    Given the catalog "basic"
+    And the config also has:
+      """json
+      {"tools": {"toolsBySender": {
+        "channel:webchat:guest-7": {"deny": ["weather"]},
+        "id:guest-7": {"deny": ["read"]},
+        "guest-9": {"deny": ["select_file"]},
+        "*": {"deny": ["shipping_list"]}
+      }}}
+      """
+    When a turn starts from sender "<sender>" on channel "<channel>"
+    And the model calls exec with:
+      """js
+      return ALL_TOOLS.map((entry) => entry.name).sort();
+      """
+    Then the result value is:
+      """json
+      <catalog>
+      """
+
+    Examples:
+      | sender  | channel | catalog                                     |
+      | guest-7 | webchat | ["read", "select_file", "shipping_list"]    |
+      | guest-7 | sms     | ["select_file", "shipping_list", "weather"] |
+      | guest-9 | webchat | ["read", "shipping_list", "weather"]        |
+      | owner-1 | webchat | ["read", "select_file", "weather"]          |
+
   @core @CM-3.9 @CM-11.30 @CM-3.1
   Scenario: Activation: deny entries exec and wait remove only the shell tool, never the control tools
     Given the catalog "mixed"

@@ -26,6 +26,7 @@ var ErrSurface = errors.New("code mode payload check failed.")
 // connected (or their sessions reused) and listed here.
 func (rt *Runtime) StartTurn(ctx context.Context, opts TurnOptions) (*Turn, error) {
 	res := config.Resolve(opts.Config, opts.AgentID)
+	res.Policy = res.Policy.ForRequester(opts.SenderID, opts.ChannelID)
 	t := &Turn{rt: rt, opts: opts, settings: res.Settings, direct: map[string]Tool{}, byID: map[string]Tool{}}
 	t.ctx, t.cancel = context.WithCancel(context.Background())
 	if opts.Raw || opts.DisableTools || res.Policy.EmptyAllowList() {

@@ -151,17 +151,43 @@ func (r Rules) allows(t ToolRef) bool {
 	return false
 }
 
-// Policy is the resolved tool policy of one run: the global rules and, when
-// the run's agent has its own, the agent's rules (CM-3.5 to CM-3.8).
+// Policy is the resolved tool policy of one run: the global rules, the
+// agent's rules when the run's agent has its own (CM-3.5 to CM-3.8), and
+// the rules of tools.toolsBySender for the run's requester (CM-3.18).
 type Policy struct {
 	Global Rules
 	Agent  *Rules
+	Sender *Rules
+
+	bySender map[string]Rules
 }
 
-// Allows reports whether a tool is active: it must pass the global rules and
-// the agent's rules, each evaluated on its own; deny wins within a level.
+// Allows reports whether a tool is active: it must pass each level of
+// rules, evaluated on its own; deny wins within a level.
 func (p Policy) Allows(t ToolRef) bool {
-	return p.Global.allows(t) && (p.Agent == nil || p.Agent.allows(t))
+	return p.Global.allows(t) && (p.Agent == nil || p.Agent.allows(t)) && (p.Sender == nil || p.Sender.allows(t))
+}
+
+// ForRequester returns the policy of a run whose message came from
+// senderID on channelID: tools.toolsBySender's rules under the first
+// configured key of "channel:<channelId>:<senderId>", "id:<senderId>", the
+// bare sender id and "*" become a level of their own (CM-3.18).
+func (p Policy) ForRequester(senderID, channelID string) Policy {
+	var keys []string
+	if senderID != "" {
+		if channelID != "" {
+			keys = append(keys, "channel:"+channelID+":"+senderID)
+		}
+		keys = append(keys, "id:"+senderID, senderID)
+	}
+	p.Sender = nil
+	for _, k := range append(keys, "*") {
+		if r, ok := p.bySender[k]; ok {
+			p.Sender = &r
+			break
+		}
+	}
+	return p
 }
 
 // EmptyAllowList reports an explicitly empty tools.allow: the run
@@ -209,6 +235,8 @@ type toolsSection struct {
 	Allow      *[]string       `json:"allow"`
 	AlsoAllow  []string        `json:"alsoAllow"`
 	Deny       []string        `json:"deny"`
+	// ToolsBySender is read from the global tools section only.
+	ToolsBySender map[string]toolsSection `json:"toolsBySender"`
 }
 
 func (t toolsSection) rules() Rules {
@@ -237,6 +265,12 @@ func Resolve(raw json.RawMessage, agentID string) Resolved {
 	}
 	codeMode, swarm := doc.Tools.CodeMode, doc.Tools.Swarm
 	pol := Policy{Global: doc.Tools.rules()}
+	for k, sec := range doc.Tools.ToolsBySender {
+		if pol.bySender == nil {
+			pol.bySender = map[string]Rules{}
+		}
+		pol.bySender[k] = sec.rules()
+	}
 	if agent != nil {
 		if agent.CodeMode != nil {
 			codeMode = mergeCodeMode(codeMode, agent.CodeMode)

@@ -193,3 +193,36 @@ func TestResolve_MCPServers(t *testing.T) {
 		}
 	}
 }
+
+// TestPolicy_ForRequester: tools.toolsBySender's rules apply by the first
+// configured key of channel+sender, id, bare id and "*" (CM-3.18).
+func TestPolicy_ForRequester(t *testing.T) {
+	cfg := json.RawMessage(`{"tools": {"deny": ["shell"], "toolsBySender": {
+		"channel:webchat:ann": {"deny": ["read"]},
+		"id:bob": {"deny": ["weather"]},
+		"carl": {"allow": ["read"]},
+		"*": {"deny": ["write"]}}}}`)
+	tools := []string{"read", "weather", "write", "shell"}
+	tests := []struct {
+		sender, channel string
+		want            []string
+	}{
+		{"ann", "webchat", []string{"weather", "write"}},
+		{"ann", "sms", []string{"read", "weather"}},
+		{"bob", "", []string{"read", "write"}},
+		{"carl", "", []string{"read"}},
+		{"", "", []string{"read", "weather"}},
+	}
+	for _, tt := range tests {
+		pol := Resolve(cfg, "main").Policy.ForRequester(tt.sender, tt.channel)
+		var got []string
+		for _, name := range tools {
+			if pol.Allows(ToolRef{Name: name}) {
+				got = append(got, name)
+			}
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("sender %q on %q: active tools (-want +got):\n%s", tt.sender, tt.channel, diff)
+		}
+	}
+}
