@@ -17,6 +17,29 @@ func (w *world) registerModelRequest(sc *godog.ScenarioContext) {
 	sc.Step(`^the latest two turns asked for the same model with the same credentials$`, w.sameModelAndCredentials)
 	sc.Step(`^the model receives the result of the latest (exec|wait) call as one text block$`, w.oneTextBlock)
 	sc.Step(`^the target log has a line with "([^"]*)" for every model request of the turn$`, w.logLinePerRequest)
+	sc.Step(`^the turn's reply is the model's final answer$`, w.replyIsFinalAnswer)
+}
+
+// replyIsFinalAnswer checks what the turn's channel receives once the turn
+// has ended: the model's final answer as it gave it, with nothing of code
+// mode added (CM-1.3).
+func (w *world) replyIsFinalAnswer() error {
+	ts := w.latestTurn()
+	if ts == nil {
+		return fmt.Errorf("no turn has started")
+	}
+	rr, ok := ts.turn.(ReplyReader)
+	if !ok {
+		return w.notApplicable(NotApplicable("the target gives no reply to a channel"))
+	}
+	reply, final, ok := rr.Reply()
+	if !ok {
+		return fmt.Errorf("the turn has no reply text (has it ended?)")
+	}
+	if reply != final {
+		return mismatch("$.reply", final, reply, "the turn's reply is %q, want the model's final answer %q", reply, final)
+	}
+	return nil
 }
 
 // latestTurn is the current turn, or the latest one once it has ended.

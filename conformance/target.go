@@ -83,6 +83,13 @@ type (
 	ModelInputReader interface {
 		ModelInput() []ModelItem
 	}
+	// A ReplyReader is a Turn whose client request gets the agent's reply,
+	// as a channel delivers it: Reply gives that text and the final answer
+	// the model gave, once the turn has ended (ok is false before, or when
+	// the reply carries no text).
+	ReplyReader interface {
+		Reply() (reply, final string, ok bool)
+	}
 	// A ModelRequestReader is a Turn whose implementation sends model
 	// requests: it shows what each model request of the turn asked for, in
 	// the order the suite received them.

@@ -446,3 +446,20 @@ Feature: Conventions, scope and conformance model
     Then the result value is 2
     And the model receives the result of the latest exec call as one text block
     And the model receives the result of the latest wait call as one text block
+
+  @core @CM-1.3
+  Scenario: Conventions: the channel receives the model's final answer as it is after code-mode calls
+    Given the catalog "basic"
+    When a turn starts
+    And the model calls exec with:
+      """js
+      text("cell output");
+      await yield_control();
+      return (await tools.callValue("openclaw:core:weather", { city: "Oslo" })).temp;
+      """
+    Then the result is waiting with reason "yield"
+    When the model calls wait
+    Then the result value is 21
+    When the turn ends
+    Then the turn's reply is the model's final answer
+

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -183,6 +184,46 @@ func (t *Turn) see(req *fakemodel.Request) {
 	t.seenMu.Lock()
 	t.seen = append(t.seen, m)
 	t.seenMu.Unlock()
+}
+
+// Reply implements conformance.ReplyReader: the text of the message items
+// of the client request's Responses answer, once it has ended.
+func (t *Turn) Reply() (reply, final string, ok bool) {
+	select {
+	case <-t.done:
+	default:
+		return "", FinalAnswer, false
+	}
+	if t.result.err != nil {
+		return "", FinalAnswer, false
+	}
+	var body struct {
+		Output []struct {
+			Type    string `json:"type"`
+			Content []struct {
+				Type string `json:"type"`
+				Text string `json:"text"`
+			} `json:"content"`
+		} `json:"output"`
+	}
+	if json.Unmarshal(t.result.body, &body) != nil {
+		return "", FinalAnswer, false
+	}
+	var texts []string
+	for _, o := range body.Output {
+		if o.Type != "message" {
+			continue
+		}
+		for _, c := range o.Content {
+			if c.Type == "output_text" {
+				texts = append(texts, c.Text)
+			}
+		}
+	}
+	if len(texts) == 0 {
+		return "", FinalAnswer, false
+	}
+	return strings.Join(texts, ""), FinalAnswer, true
 }
 
 // ModelRequests implements conformance.ModelRequestReader.

@@ -13,8 +13,8 @@ const (
 	// clauses whose list is one requirement, each with a scenario that
 	// checks it whole.
 	wholeSection = "F.2"
-	// gapsSection is the section of SPEC.md that names the listed items
-	// no scenario checks yet, each with what is missing.
+	// gapsSection is where a table of listed items without a scenario
+	// would be; checkdocs refuses one (every listed item has a scenario).
 	gapsSection = "F.3"
 )
 
@@ -156,10 +156,9 @@ func checkWhole(s *specDoc, cov *coverage, items map[string]bool, ps *problems) 
 }
 
 // checkItems checks the table of listed items (SPEC.md F.1) as
-// checkCovers says, and the table of listed items that have no scenario yet
-// (F.3, optional): each of its rows names a clause, an item that is a phrase
-// of it and what is missing. A clause's items of both tables are distinct
-// and at least two. It returns the clauses of both, nil without F.1.
+// checkCovers says: a clause's items are distinct and at least two. A table
+// of items without a scenario (F.3) is refused. It returns the clauses of
+// F.1, nil without it.
 func checkItems(s *specDoc, cov *coverage, ps *problems) map[string]bool {
 	t, idx := sectionTableOrReport(s, coversSection, "the listed items of clauses and their scenarios", ps, "clause", "item", "scenario")
 	if t == nil {
@@ -200,20 +199,8 @@ func checkItems(s *specDoc, cov *coverage, ps *problems) map[string]bool {
 			ps.add(SpecPath, r.Line, "listed item %q of %s: no scenario %q tagged @%s", item, id, scenario, id)
 		}
 	}
-	if _, line := s.sectionTable(gapsSection); line > 0 { // F.3 is optional
-		g, gidx := sectionTableOrReport(s, gapsSection, "the listed items without a scenario", ps, "clause", "item", "missing")
-		if g != nil {
-			for _, r := range g.Rows {
-				c, ok := rowCells(r, gidx, ps)
-				if !ok {
-					continue
-				}
-				id, item, missing := c[0], c[1], c[2]
-				if add(r, id, item) && missing == "" {
-					ps.add(SpecPath, r.Line, "listed item %q of %s without a scenario does not say what is missing", item, id)
-				}
-			}
-		}
+	if _, line := s.sectionTable(gapsSection); line > 0 {
+		ps.add(SpecPath, line, "section %s lists items without a scenario: every listed item of a MUST clause has a scenario in section %s, or its clause is split and the part no scenario can observe is excluded", gapsSection, coversSection)
 	}
 	listed := map[string]bool{}
 	for _, id := range order {

@@ -14,9 +14,8 @@
 //     clauses.
 //   - Listed items. Each row of the table of SPEC.md section F.1 maps an item
 //     of a clause (a phrase of the clause's text) to a scenario that exists
-//     and carries the clause's tag; each row of F.3 names an item no scenario
-//     checks yet and what is missing; a clause's items of both are distinct
-//     and at least two. Every MUST clause that reads as a list (three or
+//     and carries the clause's tag; a clause's items are distinct and at
+//     least two, and no section F.3 lists items without a scenario. Every MUST clause that reads as a list (three or
 //     more distinct code spans, or a serial list in its prose) has its items
 //     there, or is in F.2 (its list is one requirement, with a scenario
 //     tagged with it that checks it whole), or is excluded.
