@@ -1221,22 +1221,10 @@ Feature: MCP namespace, $api and virtual declaration files
     When a turn starts
     And the model calls exec with:
       """js
-      const created = await MCP.github.createIssue({ owner: "o", repo: "r", title: "t" }).then(() => "ran", (error) => error.message);
-      const listed = await MCP.github.listIssues({});
-      return [created, listed.structuredContent];
+      return await MCP.github.createIssue({ owner: "o", repo: "r", title: "t" }).then(() => "ran", (error) => error.message);
       """
-    Then the result value is:
-      """json
-      ["Tool call denied: mcp:github:create_issue.", {"count": 2}]
-      """
+    Then the result value is "Tool call denied: mcp:github:create_issue."
     And the tool "create_issue" was not called
-    And the trajectory includes:
-      """json
-      [
-        {"type": "tool_call", "catalogId": "mcp:github:create_issue", "parentToolCallId": "<string>", "status": "denied"},
-        {"type": "tool_call", "catalogId": "mcp:github:list_issues", "parentToolCallId": "<string>", "status": "ok"}
-      ]
-      """
     Given approval for "github__create_issue" is granted
     When a turn starts
     And the model calls exec with:
