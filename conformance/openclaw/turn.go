@@ -37,6 +37,11 @@ func (t *target) StartTurn(ctx context.Context, spec conformance.TurnSpec) (conf
 	if spec.DisableTools || spec.NoTools {
 		return nil, conformance.NotApplicable("openclaw: an HTTP turn cannot disable tools or make a raw tool-less model call")
 	}
+	if spec.SenderID != "" {
+		// The responses endpoint reads a message channel header and no
+		// sender, and its runs give hooks no channel or requester.
+		return nil, conformance.NotApplicable("openclaw: an HTTP turn has no sender (the responses endpoint takes only a message channel header)")
+	}
 	fresh, err := t.prepare()
 	if err != nil {
 		return nil, err
