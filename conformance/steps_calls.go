@@ -59,14 +59,24 @@ func (w *world) execArgs(d *godog.DocString) error {
 }
 
 func (w *world) waitLatest() error {
-	id, err := w.latestRunID()
+	b, err := w.waitLatestArgs()
 	if err != nil {
 		return err
 	}
-	w.lastWaitID = id
-	b, _ := json.Marshal(map[string]string{"runId": id})
 	_, err = w.call("wait", b)
 	return err
+}
+
+// waitLatestArgs returns the arguments of a wait for the latest waiting
+// run, and notes its run id as the latest one waited for.
+func (w *world) waitLatestArgs() (json.RawMessage, error) {
+	id, err := w.latestRunID()
+	if err != nil {
+		return nil, err
+	}
+	w.lastWaitID = id
+	b, _ := json.Marshal(map[string]string{"runId": id})
+	return b, nil
 }
 
 func (w *world) waitArgs(d *godog.DocString) error {

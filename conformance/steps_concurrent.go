@@ -42,12 +42,10 @@ func (w *world) execInBackground(d *godog.DocString) error {
 // waitInBackground starts a wait for the latest waiting run in the current
 // turn and returns at once; the background wait ends joins it.
 func (w *world) waitInBackground() error {
-	id, err := w.latestRunID()
+	args, err := w.waitLatestArgs()
 	if err != nil {
 		return err
 	}
-	w.lastWaitID = id
-	args, _ := json.Marshal(map[string]string{"runId": id})
 	return w.inBackground("wait", args)
 }
 
@@ -167,12 +165,10 @@ func (w *world) concurrently(n int, name string, args json.RawMessage) error {
 }
 
 func (w *world) waitTwice() error {
-	id, err := w.latestRunID()
+	b, err := w.waitLatestArgs()
 	if err != nil {
 		return err
 	}
-	w.lastWaitID = id
-	b, _ := json.Marshal(map[string]string{"runId": id})
 	return w.concurrently(2, "wait", b)
 }
 

@@ -275,7 +275,7 @@ Feature: Debug logging for code mode
     And the target log does not contain "cm-token-secret-2291"
     And the target log does not contain "cm-cookie-secret-5521"
 
-  @core @CM-21.4 @CM-21.10
+  @e2e @CM-21.4 @CM-21.10
   Scenario: OPENCLAW_DEBUG_MODEL_PAYLOAD=tools logs the model-visible tools for every model request
     Given the target environment has "OPENCLAW_DEBUG_MODEL_PAYLOAD" set to "tools"
     When a turn starts
@@ -291,7 +291,7 @@ Feature: Debug logging for code mode
     When the turn ends
     Then the target log has a line with "model payload tools: exec, wait" for every model request of the turn
 
-  @core @CM-21.7 @CM-21.5
+  @e2e @CM-21.7 @CM-21.5
   Scenario: The redacted payload snapshot of a model request replaces each credential with [redacted]
     Given the target environment has "OPENCLAW_DEBUG_MODEL_PAYLOAD" set to "full-redacted"
     And the target environment has "OPENCLAW_DEBUG_MODEL_TRANSPORT" set to "1"
@@ -310,7 +310,7 @@ Feature: Debug logging for code mode
     And the target log does not contain "sk-cm-secret-6613"
     And the target log does not contain "cm-bearer-secret-8420"
 
-  @core @CM-21.9 @CM-21.8
+  @e2e @CM-21.9 @CM-21.8
   Scenario: Enabling every debug variable leaves the model request's conversation as it is
     Given the target environment has "OPENCLAW_DEBUG_CODE_MODE" set to "1"
     And the target environment has "OPENCLAW_DEBUG_MODEL_TRANSPORT" set to "1"
