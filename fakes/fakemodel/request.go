@@ -22,9 +22,9 @@ type Request struct {
 	// ToolTypes is the type of every tool entry offered, function tools
 	// and provider-native ones alike, in request order.
 	ToolTypes []string
-	Items  []Item // the conversation, normalized
-	Header http.Header
-	Body   json.RawMessage // the raw request body (not JSON for a rejected request)
+	Items     []Item // the conversation, normalized
+	Header    http.Header
+	Body      json.RawMessage // the raw request body (not JSON for a rejected request)
 
 	includeUsage bool // chat: stream_options.include_usage
 
