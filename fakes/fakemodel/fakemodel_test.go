@@ -64,7 +64,7 @@ func TestModes(t *testing.T) {
 		{Type: "message", Role: "system", Text: "be brief"},
 		{Type: "message", Role: "user", Text: "add 2 and 3"},
 		{Type: "function_call", CallID: "call_a", Name: "exec", Arguments: `{"code":"1"}`},
-		{Type: "function_call_output", CallID: "call_a", Output: "1"},
+		{Type: "function_call_output", CallID: "call_a", Output: "1", OutputBlocks: 1},
 		{Type: "message", Role: "assistant", Text: "one moment"},
 		{Type: "message", Role: "user", Text: "and now?"},
 	}
@@ -660,5 +660,58 @@ func TestRespondContext(t *testing.T) {
 	cancel3()
 	if err := newRequest("responses", http.Header{}, []byte(`{}`)).RespondContext(done, Reply{}); !errors.Is(err, context.Canceled) {
 		t.Errorf("RespondContext with an ended context = %v, want it refused", err)
+	}
+}
+
+// TestRequestShape: a request keeps the type of every tool entry, native
+// ones included, and the number of content parts of each call output.
+func TestRequestShape(t *testing.T) {
+	tests := []struct {
+		name   string
+		api    string
+		body   string
+		types  []string
+		blocks []int
+	}{
+		{"responses", "responses", `{"model":"m","tools":[{"type":"function","name":"exec","parameters":{}},{"type":"code_interpreter"}],"input":[{"role":"user","content":"k"},{"type":"function_call_output","call_id":"c1","output":"x"},{"type":"function_call_output","call_id":"c2","output":[{"type":"input_text","text":"a"},{"type":"input_text","text":"b"}]}]}`,
+			[]string{"function", "code_interpreter"}, []int{1, 2}},
+		{"chat", "chat", `{"model":"m","tools":[{"type":"function","function":{"name":"exec","parameters":{}}}],"messages":[{"role":"user","content":"k"},{"role":"tool","tool_call_id":"c3","content":[{"type":"text","text":"one"}]}]}`,
+			[]string{"function"}, []int{1}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newServer(t)
+			ctx := testContext(t)
+			done := make(chan error, 1)
+			go func() {
+				resp, err := post(ctx, endpoint(s.URL(), tt.api), json.RawMessage(tt.body))
+				if err == nil {
+					resp.Body.Close()
+				}
+				done <- err
+			}()
+			req, err := s.Next(ctx, "k")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var blocks []int
+			for _, it := range req.Items {
+				if it.Type == "function_call_output" {
+					blocks = append(blocks, it.OutputBlocks)
+				}
+			}
+			if diff := cmp.Diff(tt.types, req.ToolTypes); diff != "" {
+				t.Errorf("ToolTypes (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.blocks, blocks); diff != "" {
+				t.Errorf("output blocks (-want +got):\n%s", diff)
+			}
+			if err := req.Respond(Reply{Text: "fin"}); err != nil {
+				t.Fatal(err)
+			}
+			if err := <-done; err != nil {
+				t.Fatal(err)
+			}
+		})
 	}
 }
