@@ -37,14 +37,6 @@ func (t *Turn) Call(ctx context.Context, toolCallID, name string, args json.RawM
 	return res, err
 }
 
-// ModelTurn records one model request turn in the session transcript
-// (CM-22.1): the tool calls the model answered with, in order, or its
-// final text. A host that makes model requests calls it once per answer,
-// before it runs the calls.
-func (t *Turn) ModelTurn(toolCallIDs []string, text string) error {
-	return t.transcribe(TranscriptRecord{Type: "model_turn", ToolCallIDs: toolCallIDs, Text: text})
-}
-
 // transcribe appends rec to the session transcript.
 func (t *Turn) transcribe(rec TranscriptRecord) error {
 	rec.AgentRunID, rec.Boot = t.opts.RunID, t.rt.boot

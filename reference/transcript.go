@@ -8,10 +8,10 @@ import (
 )
 
 // A TranscriptRecord is one line of a session transcript (SPEC.md CM-22.1):
-// a model tool call or its result, or a model request turn (the calls or
-// the final text the model answered with, written by a host that makes
-// model requests). Code-mode exec and wait calls are kept like any other
-// call.
+// a model tool call or its result, which a Turn appends, or a model request
+// turn (the calls or the final text the model answered with), which the
+// host that makes the model requests appends to its TranscriptStore.
+// Code-mode exec and wait calls are kept like any other call.
 type TranscriptRecord struct {
 	Type       string `json:"type"` // "tool_call", "tool_result" or "model_turn"
 	AgentRunID string `json:"agentRunId"`

@@ -31,10 +31,11 @@ var errPayload = errors.New("code mode payload check failed.")
 // gateway runs agent turns: one reference runtime, the configured model
 // provider, the tool host, and the turns it keeps for the admin endpoints.
 type gateway struct {
-	cfgPath string
-	sys     *harness.System
-	log     *transportLog
-	client  *http.Client
+	cfgPath     string
+	sys         *harness.System
+	transcripts codemode.TranscriptStore // shared with sys: the gateway adds the model turns
+	log         *transportLog
+	client      *http.Client
 
 	mu    sync.Mutex
 	turns map[string]*liveTurn
@@ -71,6 +72,7 @@ func bootGateway(ctx context.Context, path, stateDir string, ro runtimeOptions, 
 	if err != nil {
 		return nil, nil, err
 	}
+	g.transcripts = tr
 	// The runtime writes the code-mode lifecycle lines; the gateway writes
 	// the model-side ones, for its real model requests.
 	env := map[string]string{envDebugCodeMode: getenv(envDebugCodeMode)}
@@ -179,7 +181,8 @@ func (g *gateway) runTurn(ctx context.Context, req turnRequest) (string, error) 
 		for i, c := range a.Calls {
 			ids[i] = c.ID
 		}
-		if err := tu.ModelTurn(ids, a.Text); err != nil {
+		rec := codemode.TranscriptRecord{Type: "model_turn", AgentRunID: req.RunID, ToolCallIDs: ids, Text: a.Text}
+		if err := g.transcripts.Append(req.SessionKey, rec); err != nil {
 			tu.Abort()
 			return "", err
 		}

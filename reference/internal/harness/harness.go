@@ -292,11 +292,6 @@ func (tu *Turn) Call(ctx context.Context, id, name string, args json.RawMessage)
 	return protocol.CallResult{Text: strings.Join(text, "\n"), Details: res.Details, IsError: res.IsError}, nil
 }
 
-// ModelTurn records a model request turn in the session transcript.
-func (tu *Turn) ModelTurn(toolCallIDs []string, text string) error {
-	return tu.t.ModelTurn(toolCallIDs, text)
-}
-
 // Abort aborts the agent run.
 func (tu *Turn) Abort() { tu.t.Abort() }
 
