@@ -21,7 +21,7 @@ func TestRun_embeddedReference(t *testing.T) {
 		t.Run(isolation, func(t *testing.T) {
 			dir := t.TempDir()
 			var stdout, stderr bytes.Buffer
-			code := run([]string{"--path", "01-conventions.feature", "--isolation", isolation, "--format", "junit",
+			code := run([]string{"--path", "02-configuration.feature", "--isolation", isolation, "--format", "junit",
 				"--report", dir}, &stdout, &stderr)
 			if code != 0 {
 				t.Fatalf("conform exited %d\nstdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
