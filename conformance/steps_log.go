@@ -38,12 +38,9 @@ func (w *world) logHasLifecycle(event string, fields *godog.Table) error {
 	if !lifecycleEvents[event] {
 		return fmt.Errorf("%q is not a lifecycle event of CM-21.10", event)
 	}
-	if err := w.start(); err != nil {
+	log, err := w.targetLog()
+	if err != nil {
 		return err
-	}
-	lr, ok := w.target.(LogReader)
-	if !ok {
-		return w.notApplicable(NotApplicable("the target exposes no debug log"))
 	}
 	want := map[string]func(string) bool{}
 	var order []string
@@ -72,7 +69,7 @@ func (w *world) logHasLifecycle(event string, fields *godog.Table) error {
 	}
 	marker := "code mode " + event
 	var seen []string
-	for _, line := range strings.Split(lr.Log(), "\n") {
+	for _, line := range strings.Split(log, "\n") {
 		i := strings.Index(line, marker)
 		if i < 0 {
 			continue
@@ -123,15 +120,25 @@ func (w *world) logContainsRunID() error {
 	return w.logContains(id, true)
 }
 
-func (w *world) logContains(text string, want bool) error {
+// targetLog returns the target's debug log so far; a target without one
+// makes the scenario not applicable.
+func (w *world) targetLog() (string, error) {
 	if err := w.start(); err != nil {
-		return err
+		return "", err
 	}
 	lr, ok := w.target.(LogReader)
 	if !ok {
-		return w.notApplicable(NotApplicable("the target exposes no debug log"))
+		return "", w.notApplicable(NotApplicable("the target exposes no debug log"))
 	}
-	if strings.Contains(lr.Log(), text) != want {
+	return lr.Log(), nil
+}
+
+func (w *world) logContains(text string, want bool) error {
+	log, err := w.targetLog()
+	if err != nil {
+		return err
+	}
+	if strings.Contains(log, text) != want {
 		return fmt.Errorf("target log contains %q = %v, want %v", text, !want, want)
 	}
 	return nil

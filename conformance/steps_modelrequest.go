@@ -145,15 +145,12 @@ func (w *world) logLinePerRequest(text string) error {
 	if err != nil {
 		return err
 	}
-	if err := w.start(); err != nil {
+	log, err := w.targetLog()
+	if err != nil {
 		return err
 	}
-	lr, ok := w.target.(LogReader)
-	if !ok {
-		return w.notApplicable(NotApplicable("the target exposes no debug log"))
-	}
 	n := 0
-	for _, line := range strings.Split(lr.Log(), "\n") {
+	for _, line := range strings.Split(log, "\n") {
 		if strings.Contains(line, text) {
 			n++
 		}

@@ -25,13 +25,7 @@ func (w *world) transcriptModelTurns() error {
 	if err != nil {
 		return err
 	}
-	tr, ok := w.target.(Transcripter)
-	if !ok {
-		return w.notApplicable(NotApplicable("the target exposes no transcript"))
-	}
-	ctx, cancel := w.ctx()
-	defer cancel()
-	recs, err := tr.Transcript(ctx, ts.spec.SessionKey)
+	recs, err := w.sessionTranscript(ts)
 	if err != nil {
 		return err
 	}
@@ -67,14 +61,22 @@ func (w *world) transcriptModelTurns() error {
 	return nil
 }
 
+// sessionTranscript returns the records of the session of ts; a target
+// without transcripts makes the scenario not applicable.
+func (w *world) sessionTranscript(ts *turnState) ([]json.RawMessage, error) {
+	tr, ok := w.target.(Transcripter)
+	if !ok {
+		return nil, w.notApplicable(NotApplicable("the target exposes no transcript"))
+	}
+	ctx, cancel := w.ctx()
+	defer cancel()
+	return tr.Transcript(ctx, ts.spec.SessionKey)
+}
+
 func (w *world) transcriptIncludes(d *godog.DocString) error {
 	ts, err := w.turn()
 	if err != nil {
 		return err
-	}
-	tr, ok := w.target.(Transcripter)
-	if !ok {
-		return w.notApplicable(NotApplicable("the target exposes no transcript"))
 	}
 	want, err := decodeJSON([]byte(d.Content))
 	if err != nil {
@@ -84,9 +86,7 @@ func (w *world) transcriptIncludes(d *godog.DocString) error {
 	if !ok {
 		return errors.New("the transcript of the session includes: want a JSON array")
 	}
-	ctx, cancel := w.ctx()
-	defer cancel()
-	recs, err := tr.Transcript(ctx, ts.spec.SessionKey)
+	recs, err := w.sessionTranscript(ts)
 	if err != nil {
 		return err
 	}

@@ -111,7 +111,7 @@ func (rel release) adapt(doc map[string]any) {
 // notApplicable reports a setup the release cannot be given, before the
 // checks every release shares (expressible); nil when there is none.
 func (rel release) notApplicable(s *conformance.Setup) error {
-	if rel.eraC() && (len(s.Namespaces) > 0 || len(s.RolledBack) > 0 || len(s.Disabled) > 0 || len(s.Uninstalled) > 0) {
+	if rel.eraC() && usesNamespaces(s) {
 		return conformance.NotApplicable("openclaw %s: internal namespace registrations are absent from Era C releases (SPEC.md Appendix A #17)", rel.version)
 	}
 	return nil

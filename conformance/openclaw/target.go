@@ -49,7 +49,7 @@ func expressible(s *conformance.Setup) error {
 	switch {
 	case s.Runtime != "":
 		return conformance.NotApplicable("openclaw: the runtime is bundled with OpenClaw; a quickjs-wasi binary that is %s cannot be set up", s.Runtime)
-	case len(s.Namespaces) > 0 || len(s.RolledBack) > 0 || len(s.Disabled) > 0 || len(s.Uninstalled) > 0:
+	case usesNamespaces(s):
 		return conformance.NotApplicable("openclaw: internal namespace registrations are absent from Era B releases (SPEC.md Appendix A #17)")
 	case s.SubAgentAnswer != "":
 		return conformance.NotApplicable("openclaw target: Swarm sub-agents are not scripted")
@@ -117,4 +117,11 @@ func (t *target) Restart(ctx context.Context) error {
 	}
 	t.gw = g
 	return nil
+}
+
+// usesNamespaces reports a setup with internal namespace registrations, or
+// plugins whose registrations are cleared: no OpenClaw release has the
+// registry (SPEC.md Appendix A #17).
+func usesNamespaces(s *conformance.Setup) bool {
+	return len(s.Namespaces) > 0 || len(s.RolledBack) > 0 || len(s.Disabled) > 0 || len(s.Uninstalled) > 0
 }

@@ -257,29 +257,11 @@ func TestToolOutput(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := newServer(t)
-			ctx := testContext(t)
-			done := make(chan error, 1)
-			go func() {
-				resp, err := post(ctx, endpoint(s.URL(), tt.api), json.RawMessage(tt.body))
-				if err == nil {
-					resp.Body.Close()
-				}
-				done <- err
-			}()
-			req, err := s.Next(ctx, "k")
-			if err != nil {
-				t.Fatal(err)
-			}
+			req, finish := receive(t, tt.api, tt.body)
+			defer finish()
 			got, ok := req.ToolOutput(tt.callID)
 			if got != tt.want || ok != tt.ok {
 				t.Errorf("ToolOutput(%q) = %q, %v, want %q, %v", tt.callID, got, ok, tt.want, tt.ok)
-			}
-			if err := req.Respond(Reply{Text: "fin"}); err != nil {
-				t.Fatal(err)
-			}
-			if err := <-done; err != nil {
-				t.Fatal(err)
 			}
 		})
 	}
@@ -680,20 +662,8 @@ func TestRequestShape(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := newServer(t)
-			ctx := testContext(t)
-			done := make(chan error, 1)
-			go func() {
-				resp, err := post(ctx, endpoint(s.URL(), tt.api), json.RawMessage(tt.body))
-				if err == nil {
-					resp.Body.Close()
-				}
-				done <- err
-			}()
-			req, err := s.Next(ctx, "k")
-			if err != nil {
-				t.Fatal(err)
-			}
+			req, finish := receive(t, tt.api, tt.body)
+			defer finish()
 			var blocks []int
 			for _, it := range req.Items {
 				if it.Type == "function_call_output" {
@@ -706,12 +676,35 @@ func TestRequestShape(t *testing.T) {
 			if diff := cmp.Diff(tt.blocks, blocks); diff != "" {
 				t.Errorf("output blocks (-want +got):\n%s", diff)
 			}
-			if err := req.Respond(Reply{Text: "fin"}); err != nil {
-				t.Fatal(err)
-			}
-			if err := <-done; err != nil {
-				t.Fatal(err)
-			}
 		})
+	}
+}
+
+// receive posts body to a new server's api endpoint, with the conversation
+// key "k", and returns the request the server received; finish answers it
+// and waits for the client.
+func receive(t *testing.T, api, body string) (req *Request, finish func()) {
+	t.Helper()
+	s := newServer(t)
+	ctx := testContext(t)
+	done := make(chan error, 1)
+	go func() {
+		resp, err := post(ctx, endpoint(s.URL(), api), json.RawMessage(body))
+		if err == nil {
+			resp.Body.Close()
+		}
+		done <- err
+	}()
+	req, err := s.Next(ctx, "k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return req, func() {
+		if err := req.Respond(Reply{Text: "fin"}); err != nil {
+			t.Error(err)
+		}
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
 	}
 }
