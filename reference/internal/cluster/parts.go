@@ -1,0 +1,92 @@
+package cluster
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// writeParts stores the parts of a run: each one larger than MaxInline as
+// an object named by its content, the rest inline. It returns their
+// references.
+func (rs *Runs) writeParts(ctx context.Context, runID string, parts map[string][]byte) (map[string]Part, error) {
+	if len(parts) > maxParts {
+		return nil, fmt.Errorf("cluster: %d parts passes %d", len(parts), maxParts)
+	}
+	refs := make(map[string]Part, len(parts))
+	for _, name := range slices.Sorted(maps.Keys(parts)) {
+		if !partNamePattern.MatchString(name) {
+			return nil, fmt.Errorf("cluster: part name %q", name)
+		}
+		data := parts[name]
+		p := Part{Size: len(data), Sum: sumOf(data)}
+		if len(data) <= MaxInline {
+			p.Inline = bytes.Clone(data)
+			if p.Inline == nil {
+				p.Inline = []byte{}
+			}
+		} else {
+			p.Object = objectName(runID, p.Sum)
+			if _, err := rs.parts.PutBytes(ctx, p.Object, data); err != nil {
+				return nil, fmt.Errorf("cluster: storing part %s of run %s: %w", name, runID, err)
+			}
+		}
+		refs[name] = p
+	}
+	return refs, nil
+}
+
+// ReadPart returns a part's data, checked against its size and sum.
+func (rs *Runs) ReadPart(ctx context.Context, p Part) ([]byte, error) {
+	data := p.Inline
+	if p.Object != "" {
+		var err error
+		data, err = rs.parts.GetBytes(ctx, p.Object)
+		if errors.Is(err, jetstream.ErrObjectNotFound) {
+			return nil, corrupt("object %s is missing", p.Object)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if data == nil {
+		data = []byte{}
+	}
+	if len(data) != p.Size || sumOf(data) != p.Sum {
+		return nil, corrupt("part of %d bytes does not match its size %d and sum", len(data), p.Size)
+	}
+	return data, nil
+}
+
+// ReadParts returns every part of r by name.
+func (rs *Runs) ReadParts(ctx context.Context, r *Record) (map[string][]byte, error) {
+	out := make(map[string][]byte, len(r.Parts))
+	for name, p := range r.Parts {
+		data, err := rs.ReadPart(ctx, p)
+		if err != nil {
+			return nil, fmt.Errorf("part %s of run %s: %w", name, r.ID, err)
+		}
+		out[name] = data
+	}
+	return out, nil
+}
+
+// dropObjects deletes runID's objects but those in keep. Failures are
+// left to the bucket's MaxAge.
+func (rs *Runs) dropObjects(ctx context.Context, runID string, keep map[string]bool) {
+	l, err := rs.parts.List(ctx)
+	if err != nil {
+		return
+	}
+	for _, o := range l {
+		if strings.HasPrefix(o.Name, runID+"/") && !keep[o.Name] {
+			_ = rs.parts.Delete(ctx, o.Name)
+		}
+	}
+}
