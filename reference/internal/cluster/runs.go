@@ -100,6 +100,20 @@ func runKey(id string) string    { return "run." + id }
 func slotKey(n int) string       { return "slot." + strconv.Itoa(n) }
 func idOfRunKey(k string) string { return strings.TrimPrefix(k, "run.") }
 
+// lostRace reports whether err is a compare-and-set that another writer
+// won: a create of a key that exists, or a write at a stale revision. A
+// replicated stream reports it with another code than a single server,
+// and a create racing over a deleted key reports it unwrapped, so the API
+// error codes are checked too.
+func lostRace(err error) bool {
+	if errors.Is(err, jetstream.ErrKeyExists) || errors.Is(err, jetstream.ErrKeyRevisionMismatch) {
+		return true
+	}
+	var api *jetstream.APIError
+	return errors.As(err, &api) && (api.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence ||
+		api.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequenceConstant)
+}
+
 // Put stores a new suspended run: its parts, then a slot of the cap, then
 // its record, with Holder set to this replica and Expires now+ttl. It
 // returns ErrFull when no slot is free.
@@ -176,7 +190,7 @@ func (rs *Runs) Claim(ctx context.Context, id string, sc Scope, lease time.Durat
 		}
 		r.Resumer, r.ResumeUntil = rs.cfg.Replica, now.Add(lease)
 		err = rs.update(ctx, r)
-		if errors.Is(err, jetstream.ErrKeyRevisionMismatch) {
+		if lostRace(err) {
 			continue // changed meanwhile: look again
 		}
 		if err != nil {
@@ -215,7 +229,7 @@ func (rs *Runs) Modify(ctx context.Context, id string, change func(*Record) erro
 			return nil, err
 		}
 		err = rs.update(ctx, r)
-		if errors.Is(err, jetstream.ErrKeyRevisionMismatch) {
+		if lostRace(err) {
 			continue
 		}
 		if err != nil {
@@ -348,7 +362,7 @@ func (rs *Runs) RemoveWhere(ctx context.Context, match func(*Record) bool) ([]st
 		}
 		if rerr := rs.removeAt(ctx, r); rerr == nil {
 			gone = append(gone, r.ID)
-		} else if !errors.Is(rerr, jetstream.ErrKeyRevisionMismatch) {
+		} else if !lostRace(rerr) {
 			err = errors.Join(err, rerr)
 		} else if rerr := rs.Remove(ctx, r.ID); rerr != nil {
 			err = errors.Join(err, rerr)
@@ -374,7 +388,7 @@ func (rs *Runs) Sweep(ctx context.Context, grace time.Duration) ([]string, error
 		// At the revision read: a run resuspended meanwhile stays.
 		if rerr := rs.removeAt(ctx, r); rerr == nil {
 			gone = append(gone, r.ID)
-		} else if !errors.Is(rerr, jetstream.ErrKeyRevisionMismatch) {
+		} else if !lostRace(rerr) {
 			err = errors.Join(err, rerr)
 		}
 	}
@@ -397,7 +411,7 @@ func (rs *Runs) takeSlot(ctx context.Context, id string) (int, error) {
 		if err == nil {
 			return n, nil
 		}
-		if !errors.Is(err, jetstream.ErrKeyExists) {
+		if !lostRace(err) {
 			return 0, fmt.Errorf("cluster: taking a slot: %w", err)
 		}
 	}

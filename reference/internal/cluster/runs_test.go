@@ -341,3 +341,64 @@ func TestGet_refusesCorruptRecords(t *testing.T) {
 		})
 	}
 }
+
+// TestCluster_threeServers runs the claim race and the cap on buckets
+// replicated over three JetStream servers, each replica connected to a
+// server of its own: a replicated stream reports a lost compare-and-set
+// with another error code than a single server does.
+func TestCluster_threeServers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a three-server cluster")
+	}
+	servers := startCluster(t, 3)
+	const max = 8
+	var replicas []*Runs
+	for i, s := range servers {
+		replicas = append(replicas, openRunsR(t, s, fmt.Sprintf("r%d", i+1), max, 3))
+	}
+	ctx := testCtx(t)
+	for i := range 20 {
+		id := fmt.Sprintf("run-%d", i)
+		if err := replicas[i%3].Put(ctx, &Record{ID: id, Scope: scopeA}, map[string][]byte{"image": make([]byte, 2*MaxInline)}, time.Minute); err != nil {
+			t.Fatal(err)
+		}
+		var wg sync.WaitGroup
+		got := make([]Refusal, len(replicas))
+		for j, rs := range replicas {
+			wg.Go(func() {
+				var err error
+				if _, got[j], err = rs.Claim(ctx, id, scopeA, time.Minute); err != nil {
+					t.Error(err)
+				}
+			})
+		}
+		wg.Wait()
+		slices.Sort(got)
+		if diff := cmp.Diff([]Refusal{Claimed, Resuming, Resuming}, got); diff != "" {
+			t.Fatalf("%s: claims mismatch (-want +got):\n%s", id, diff)
+		}
+		if err := replicas[(i+1)%3].Remove(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	stored := 0
+	for i := range 2 * max {
+		wg.Go(func() {
+			err := replicas[i%3].Put(ctx, &Record{ID: fmt.Sprintf("cap-%d", i), Scope: scopeA}, nil, time.Minute)
+			if err != nil && !errors.Is(err, ErrFull) {
+				t.Error(err)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if err == nil {
+				stored++
+			}
+		})
+	}
+	wg.Wait()
+	if stored != max {
+		t.Errorf("stored %d runs across three servers, want the cap %d", stored, max)
+	}
+}

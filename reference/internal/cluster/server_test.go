@@ -2,6 +2,9 @@ package cluster
 
 import (
 	"context"
+	"fmt"
+	"net"
+	"net/url"
 	"testing"
 	"time"
 
@@ -34,6 +37,13 @@ func startServer(t testing.TB) *server.Server {
 // openRuns connects a replica named replica to s.
 func openRuns(t testing.TB, s *server.Server, replica string, maxRuns int) *Runs {
 	t.Helper()
+	return openRunsR(t, s, replica, maxRuns, 1)
+}
+
+// openRunsR connects a replica to s, with buckets held by streamReplicas
+// servers.
+func openRunsR(t testing.TB, s *server.Server, replica string, maxRuns, streamReplicas int) *Runs {
+	t.Helper()
 	nc, err := nats.Connect(s.ClientURL())
 	if err != nil {
 		t.Fatal(err)
@@ -41,9 +51,68 @@ func openRuns(t testing.TB, s *server.Server, replica string, maxRuns int) *Runs
 	t.Cleanup(nc.Close)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	rs, err := Open(ctx, nc, Config{Replica: replica, MaxRuns: maxRuns, MaxAge: time.Hour})
+	rs, err := Open(ctx, nc, Config{Replica: replica, MaxRuns: maxRuns, MaxAge: time.Hour, StreamReplicas: streamReplicas})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return rs
+}
+
+// startCluster runs a JetStream cluster of n servers in this process, on
+// loopback ports, and waits until it has a meta leader.
+func startCluster(t testing.TB, n int) []*server.Server {
+	t.Helper()
+	ports := make([]int, n)
+	for i := range ports {
+		ports[i] = freePort(t)
+	}
+	var routes []*url.URL
+	for _, p := range ports {
+		routes = append(routes, &url.URL{Scheme: "nats", Host: fmt.Sprintf("127.0.0.1:%d", p)})
+	}
+	servers := make([]*server.Server, n)
+	for i := range servers {
+		s, err := server.NewServer(&server.Options{
+			ServerName: fmt.Sprintf("n%d", i+1), Host: "127.0.0.1", Port: -1, JetStream: true,
+			StoreDir: t.TempDir(), NoLog: true, NoSigs: true, MaxPayload: 8 << 20,
+			Cluster: server.ClusterOpts{Name: "codemode", Host: "127.0.0.1", Port: ports[i]},
+			Routes:  routes,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		go s.Start()
+		servers[i] = s
+		t.Cleanup(func() {
+			s.Shutdown()
+			s.WaitForShutdown()
+		})
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for _, s := range servers {
+		if !s.ReadyForConnections(time.Until(deadline)) {
+			t.Fatal("nats server not ready")
+		}
+	}
+	for time.Now().Before(deadline) {
+		for _, s := range servers {
+			if s.JetStreamIsLeader() {
+				return servers
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatal("the cluster elected no JetStream leader")
+	return nil
+}
+
+// freePort returns a loopback TCP port nobody listens on now.
+func freePort(t testing.TB) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
 }
