@@ -131,9 +131,10 @@ func limitsOf(s config.Settings) sandbox.Limits {
 }
 
 // Wait runs one wait call of t. The run it resumes keeps the Turn of the
-// exec that started it.
+// exec that started it; in a clustered gateway, a run resumed from the
+// shared store takes t (shared.go).
 func (rn *Runner) Wait(ctx context.Context, t *Turn, toolCallID string, args json.RawMessage) Result {
-	res := rn.wait(ctx, t.Scope, args)
+	res := rn.wait(ctx, t, args)
 	res.Telemetry = t.telemetry()
 	return res
 }
@@ -142,16 +143,30 @@ func (rn *Runner) Wait(ctx context.Context, t *Turn, toolCallID string, args jso
 // once the wait has admitted its run and checked its seal.
 var testHookWaitAdmitted func()
 
-func (rn *Runner) wait(ctx context.Context, scope Scope, args json.RawMessage) Result {
+func (rn *Runner) wait(ctx context.Context, t *Turn, args json.RawMessage) Result {
 	id, fail := ParseWait(args)
 	if fail != nil {
 		return *fail
 	}
 	rn.store.sweep()
-	r, msg := rn.store.acquire(id, scope)
+	if rn.shared != nil {
+		rn.sweepShared()
+		r, res := rn.claimShared(ctx, t, id)
+		if res != nil {
+			return *res
+		}
+		return rn.resume(ctx, r)
+	}
+	r, msg := rn.store.acquire(id, t.Scope)
 	if msg != "" {
 		return Failed(CodeInvalidInput, PhaseInput, msg)
 	}
+	return rn.resume(ctx, r)
+}
+
+// resume runs an admitted wait for r: it waits until r is ready and
+// resumes it, or reports it waiting still.
+func (rn *Runner) resume(ctx context.Context, r *run) Result {
 	if !rn.sealer.verify(r) {
 		return rn.refuseUnsealed(r)
 	}
@@ -163,13 +178,13 @@ func (rn *Runner) wait(ctx context.Context, scope Scope, args json.RawMessage) R
 	r.bridge.resolveYields()
 	if !r.awaitReady(ctx, deadline.Add(-resumeMin(s.TimeoutMs))) {
 		if ctx.Err() != nil {
-			rn.store.remove(r)
+			rn.removeRun(r)
 			res := Failed(CodeTimeout, PhaseBridge, MsgAborted)
 			res.BridgeDispatchStarted, res.ReplaySafe = true, r.restartSafe
 			return res
 		}
 		_, pending := r.bridge.state()
-		rn.store.release(r)
+		rn.releaseRun(r)
 		return Result{Status: "waiting", RunID: r.id, Reason: reasonOf(pending), Pending: pendingCalls(pending), ReplaySafe: r.restartSafe && allReplaySafe(pending)}
 	}
 	return rn.supervise(ctx, r, deadline, false, func(l *leg) Result {
@@ -193,12 +208,44 @@ func (rn *Runner) wait(ctx context.Context, scope Scope, args json.RawMessage) R
 	})
 }
 
+// releaseRun ends a resume that left r suspended as it was.
+func (rn *Runner) releaseRun(r *run) {
+	if r.shared && rn.shared != nil {
+		// A run rebuilt from the shared store becomes this replica's.
+		if !rn.store.has(r.id) {
+			rn.store.put(r, time.Until(r.expires))
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), sharedTimeout)
+		defer cancel()
+		_ = rn.shared.Release(ctx, r.id)
+	}
+	rn.store.release(r)
+}
+
+// sweepShared removes the expired runs of the shared store, at most once a
+// second (every replica sweeps; expiry itself is checked on every claim).
+func (rn *Runner) sweepShared() {
+	now := time.Now().UnixNano()
+	last := rn.lastSweep.Load()
+	if now-last < int64(time.Second) || !rn.lastSweep.CompareAndSwap(last, now) {
+		return
+	}
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), sharedTimeout)
+		defer cancel()
+		ids, _ := rn.shared.Sweep(ctx)
+		for _, id := range ids {
+			rn.event("expired runId=%s", id)
+		}
+	}()
+}
+
 // refuseUnsealed ends a wait whose stored snapshot fails its seal (SPEC.md
 // CM-18.19): tampered, swapped, replayed or foreign. The run is disposed,
 // its host work cancelled, and the snapshot is never decompressed, parsed
 // or restored.
 func (rn *Runner) refuseUnsealed(r *run) Result {
-	rn.store.remove(r)
+	rn.removeRun(r)
 	rn.event("refused runId=%s reason=seal", r.id)
 	return Failed(CodeInvalidInput, PhaseInput, MsgRunUnavailable)
 }

@@ -163,11 +163,11 @@ func (rn *Runner) supervise(ctx context.Context, r *run, deadline time.Time, fre
 		defer rn.legs.Add(-1)
 		res := body(l)
 		if res.Status != "waiting" {
-			rn.store.remove(r)
+			rn.removeRun(r)
 		}
 		if !finish(res) {
 			// The watchdog answered already: nothing of this leg survives.
-			rn.store.remove(r)
+			rn.removeRun(r)
 		}
 		// The caller waiting for the answer was just made this P's next
 		// goroutine: let it run now rather than after the VM's close and
@@ -468,9 +468,18 @@ func (l *leg) suspend(pending []*request, rep sandbox.Report) Result {
 		r.id = newRunID()
 	}
 	l.rn.sealer.seal(r)
-	if !l.rn.store.put(r, time.Duration(s.SnapshotTTLSeconds)*time.Second) {
+	ttl := time.Duration(s.SnapshotTTLSeconds) * time.Second
+	if !l.rn.store.put(r, ttl) {
 		r.id = ""
 		return l.fail(failHost, CodeInvalidInput, MsgTooManyRuns)
+	}
+	if l.rn.shared != nil {
+		if ok, msg := l.rn.shareSuspension(r, ttl); !ok {
+			if msg == MsgTooManyRuns {
+				return l.fail(failHost, CodeInvalidInput, msg)
+			}
+			return l.fail(failHost, CodeInternal, msg)
+		}
 	}
 	if !l.fresh {
 		l.rn.store.release(r)

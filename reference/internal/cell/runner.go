@@ -7,6 +7,7 @@ package cell
 // resource counts, and the suspended runs it keeps or drops.
 
 import (
+	"context"
 	"sync/atomic"
 
 	"github.com/codemodekit/kit/reference/internal/sandbox"
@@ -23,6 +24,10 @@ type Runner struct {
 	sealer  *sealer
 	workers *workers
 	legs    atomic.Int64 // legs whose goroutine has not ended
+	// shared, when set, is the store the replicas of a clustered gateway
+	// share (Share).
+	shared    Shared
+	lastSweep atomic.Int64 // unix nanoseconds of the latest shared sweep
 	// Events, when set, receives one debug line per run lifecycle event
 	// (suspension, resume, expiry, disposal); never source or inputs.
 	Events func(format string, args ...any)
@@ -91,13 +96,26 @@ func (rn *Runner) Stats() Stats {
 
 // Drop discards the suspended runs of an agent run (abort, end of turn).
 func (rn *Runner) Drop(agentRunID string) int {
+	rn.dropShared(func(sc Scope) bool { return sc.AgentRunID == agentRunID })
 	return rn.store.removeWhere("disposed", func(r *run) bool { return r.scope.AgentRunID == agentRunID })
 }
 
 // DropSession discards the suspended runs of a session (its end): their
 // snapshots and pending host work go, and a later wait finds no run.
 func (rn *Runner) DropSession(sessionKey string) int {
+	rn.dropShared(func(sc Scope) bool { return sc.SessionKey == sessionKey })
 	return rn.store.removeWhere("disposed", func(r *run) bool { return r.scope.SessionKey == sessionKey })
+}
+
+// removeRun drops r from this process and, when it is there, from the
+// shared store.
+func (rn *Runner) removeRun(r *run) {
+	rn.store.remove(r)
+	if r.shared && rn.shared != nil && r.id != "" {
+		ctx, cancel := context.WithTimeout(context.Background(), sharedTimeout)
+		defer cancel()
+		_ = rn.shared.Remove(ctx, r.id)
+	}
 }
 
 // Has reports whether a suspended run with id exists.

@@ -57,21 +57,50 @@ func Open(ctx context.Context, nc *nats.Conn, cfg Config) (*Runs, error) {
 	if err != nil {
 		return nil, err
 	}
-	kv, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
-		Bucket: RunsBucket, Description: "suspended code-mode runs", History: 1,
-		TTL: cfg.MaxAge, MaxValueSize: maxRecordBytes, Storage: jetstream.MemoryStorage, Replicas: cfg.StreamReplicas,
+	// The buckets' streams are made here rather than by nats.go's bucket
+	// helpers, which allow direct gets: on replicated streams those may be
+	// served by a follower that has not applied the latest write yet, and
+	// a wait sent right after its run was stored would find no run.
+	// Without them every read goes to the stream's leader.
+	dup := min(2*time.Minute, cfg.MaxAge)
+	err = ensureStream(ctx, js, jetstream.StreamConfig{
+		Name: "KV_" + RunsBucket, Description: "suspended code-mode runs",
+		Subjects: []string{"$KV." + RunsBucket + ".>"}, MaxMsgsPerSubject: 1, MaxBytes: -1, MaxMsgs: -1,
+		MaxConsumers: -1, MaxAge: cfg.MaxAge, MaxMsgSize: maxRecordBytes, Storage: jetstream.MemoryStorage,
+		Replicas: cfg.StreamReplicas, AllowRollup: true, DenyDelete: true, Duplicates: dup,
+		Discard: jetstream.DiscardNew,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("cluster: run bucket: %w", err)
 	}
-	parts, err := js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{
-		Bucket: PartsBucket, Description: "state of suspended code-mode runs",
-		TTL: cfg.MaxAge, Storage: jetstream.MemoryStorage, Replicas: cfg.StreamReplicas,
+	err = ensureStream(ctx, js, jetstream.StreamConfig{
+		Name: "OBJ_" + PartsBucket, Description: "state of suspended code-mode runs",
+		Subjects: []string{"$O." + PartsBucket + ".C.>", "$O." + PartsBucket + ".M.>"}, MaxBytes: -1,
+		MaxAge: cfg.MaxAge, Storage: jetstream.MemoryStorage, Replicas: cfg.StreamReplicas,
+		AllowRollup: true, Discard: jetstream.DiscardNew,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("cluster: parts bucket: %w", err)
 	}
+	kv, err := js.KeyValue(ctx, RunsBucket)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: run bucket: %w", err)
+	}
+	parts, err := js.ObjectStore(ctx, PartsBucket)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: parts bucket: %w", err)
+	}
 	return &Runs{cfg: cfg, kv: kv, parts: parts, now: time.Now}, nil
+}
+
+// ensureStream creates a stream unless it exists: the first replica to
+// start makes the buckets, and the others use them as they are.
+func ensureStream(ctx context.Context, js jetstream.JetStream, cfg jetstream.StreamConfig) error {
+	_, err := js.CreateStream(ctx, cfg)
+	if errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
+		_, err = js.Stream(ctx, cfg.Name)
+	}
+	return err
 }
 
 // A Refusal is why a claim did not take a run. The cell words each one

@@ -1,0 +1,279 @@
+package cluster
+
+// This file holds a gateway replica's membership of the cluster: the
+// shared run store as the cell uses it (cell.Shared), the replica's
+// presence, and the subject on which other replicas forward it the waits
+// for runs it holds.
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"github.com/codemodekit/kit/reference/internal/cell"
+)
+
+// Presence timing: a replica writes its presence every Heartbeat, and one
+// whose latest write is older than Lapse counts as gone.
+const (
+	Heartbeat = time.Second
+	Lapse     = 3 * time.Second
+)
+
+// A Replica is this process's membership of a clustered gateway. It
+// implements cell.Shared.
+type Replica struct {
+	runs   *Runs
+	nc     *nats.Conn
+	sub    *nats.Subscription
+	stop   chan struct{}
+	wg     sync.WaitGroup
+	mu     sync.Mutex
+	halted bool
+	resume func(ctx context.Context, id string, sc cell.Scope) cell.Result
+}
+
+var _ cell.Shared = (*Replica)(nil)
+
+func presenceKey(name string) string { return "replica." + name }
+func resumeSubject(name string) string {
+	return "codemode.replica." + name + ".resume"
+}
+
+// Join makes this process a replica: it opens the shared run store,
+// announces the replica's presence, and serves the waits other replicas
+// forward to it with resume (cell.Runner.ResumeForwarded).
+func Join(ctx context.Context, nc *nats.Conn, cfg Config, resume func(ctx context.Context, id string, sc cell.Scope) cell.Result) (*Replica, error) {
+	if !runIDPattern.MatchString(cfg.Replica) {
+		return nil, fmt.Errorf("cluster: replica name %q: letters, digits, - and _ only", cfg.Replica)
+	}
+	runs, err := Open(ctx, nc, cfg)
+	if err != nil {
+		return nil, err
+	}
+	rp := &Replica{runs: runs, nc: nc, stop: make(chan struct{}), resume: resume}
+	if err := rp.beat(ctx); err != nil {
+		return nil, err
+	}
+	// Each forwarded wait is served on its own goroutine: a resume can
+	// take the whole timeoutMs, and the subscription's own goroutine
+	// would serve them one at a time.
+	rp.sub, err = nc.Subscribe(resumeSubject(cfg.Replica), func(m *nats.Msg) {
+		rp.mu.Lock()
+		defer rp.mu.Unlock()
+		if !rp.halted {
+			rp.wg.Go(func() { rp.serveResume(m) })
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	rp.wg.Go(rp.heartbeat)
+	return rp, nil
+}
+
+// Runs is the replica's handle on the shared run store.
+func (rp *Replica) Runs() *Runs { return rp.runs }
+
+func (rp *Replica) beat(ctx context.Context) error {
+	now := strconv.FormatInt(rp.runs.now().UnixNano(), 10)
+	_, err := rp.runs.kv.Put(ctx, presenceKey(rp.runs.cfg.Replica), []byte(now))
+	return err
+}
+
+func (rp *Replica) heartbeat() {
+	t := time.NewTicker(Heartbeat)
+	defer t.Stop()
+	for {
+		select {
+		case <-rp.stop:
+			return
+		case <-t.C:
+			ctx, cancel := context.WithTimeout(context.Background(), Heartbeat)
+			_ = rp.beat(ctx)
+			cancel()
+		}
+	}
+}
+
+// Leave ends the replica's membership: it stops serving forwarded waits
+// and withdraws its presence, so that other replicas resume its runs from
+// the store at once. When it was the last replica, the gateway shuts down
+// with it, and every stored run is removed (SPEC.md CM-8.28, Appendix G).
+func (rp *Replica) Leave(ctx context.Context) error {
+	err := rp.halt()
+	err = errors.Join(err, rp.runs.kv.Purge(ctx, presenceKey(rp.runs.cfg.Replica)))
+	others, lerr := rp.alive(ctx)
+	if lerr == nil && len(others) == 0 {
+		_, rerr := rp.runs.RemoveWhere(ctx, func(*Record) bool { return true })
+		err = errors.Join(err, rerr)
+	}
+	return errors.Join(err, lerr)
+}
+
+// halt stops serving forwarded waits, once those in progress are answered,
+// and stops the heartbeat.
+func (rp *Replica) halt() error {
+	rp.mu.Lock()
+	rp.halted = true
+	rp.mu.Unlock()
+	err := rp.sub.Unsubscribe()
+	close(rp.stop)
+	rp.wg.Wait()
+	return err
+}
+
+// alive lists the replicas present now.
+func (rp *Replica) alive(ctx context.Context) ([]string, error) {
+	keys, err := rp.runs.keys(ctx, "replica.*")
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, k := range keys {
+		if name := k[len("replica."):]; rp.present(ctx, name) {
+			out = append(out, name)
+		}
+	}
+	return out, nil
+}
+
+func (rp *Replica) present(ctx context.Context, name string) bool {
+	e, err := rp.runs.kv.Get(ctx, presenceKey(name))
+	if err != nil {
+		return false
+	}
+	ns, err := strconv.ParseInt(string(e.Value()), 10, 64)
+	return err == nil && rp.runs.now().Sub(time.Unix(0, ns)) < Lapse
+}
+
+// Replica implements cell.Shared.
+func (rp *Replica) Replica() string { return rp.runs.cfg.Replica }
+
+// Alive implements cell.Shared.
+func (rp *Replica) Alive(name string) bool {
+	if !runIDPattern.MatchString(name) {
+		return false
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), Heartbeat)
+	defer cancel()
+	return rp.present(ctx, name)
+}
+
+func scopeOf(sc cell.Scope) Scope {
+	return Scope{AgentRunID: sc.AgentRunID, SessionID: sc.SessionID, SessionKey: sc.SessionKey, AgentID: sc.AgentID}
+}
+
+func cellScope(sc Scope) cell.Scope {
+	return cell.Scope{AgentRunID: sc.AgentRunID, SessionID: sc.SessionID, SessionKey: sc.SessionKey, AgentID: sc.AgentID}
+}
+
+// Put implements cell.Shared.
+func (rp *Replica) Put(ctx context.Context, id string, sc cell.Scope, generation uint64, parts map[string][]byte, ttl time.Duration) error {
+	err := rp.runs.Put(ctx, &Record{ID: id, Scope: scopeOf(sc), Generation: generation}, parts, ttl)
+	if errors.Is(err, ErrFull) {
+		return cell.ErrSharedFull
+	}
+	return err
+}
+
+// Claim implements cell.Shared.
+func (rp *Replica) Claim(ctx context.Context, id string, sc cell.Scope, resumer string, lease time.Duration) (cell.SharedClaim, string, error) {
+	r, refusal, err := rp.runs.Claim(ctx, id, scopeOf(sc), lease)
+	if err != nil {
+		return cell.SharedClaim{}, "", err
+	}
+	switch refusal {
+	case Unavailable:
+		return cell.SharedClaim{}, cell.MsgRunUnavailable, nil
+	case OtherAgentRun:
+		return cell.SharedClaim{}, cell.MsgRunOtherAgentRun, nil
+	case OtherSession:
+		return cell.SharedClaim{}, cell.MsgRunOtherSession, nil
+	case Resuming:
+		return cell.SharedClaim{}, cell.MsgRunResuming, nil
+	}
+	return cell.SharedClaim{Holder: r.Holder, Generation: r.Generation, Expires: r.Expires,
+		Load: func(ctx context.Context) (map[string][]byte, error) { return rp.runs.ReadParts(ctx, r) }}, "", nil
+}
+
+// Resuspend implements cell.Shared.
+func (rp *Replica) Resuspend(ctx context.Context, id string, generation uint64, parts map[string][]byte, ttl time.Duration) error {
+	_, err := rp.runs.Resuspend(ctx, id, generation, parts, ttl)
+	return err
+}
+
+// Release implements cell.Shared.
+func (rp *Replica) Release(ctx context.Context, id string) error { return rp.runs.Release(ctx, id) }
+
+// Remove implements cell.Shared.
+func (rp *Replica) Remove(ctx context.Context, id string) error { return rp.runs.Remove(ctx, id) }
+
+// RemoveWhere implements cell.Shared.
+func (rp *Replica) RemoveWhere(ctx context.Context, match func(cell.Scope) bool) ([]string, error) {
+	return rp.runs.RemoveWhere(ctx, func(r *Record) bool { return match(cellScope(r.Scope)) })
+}
+
+// Sweep implements cell.Shared.
+func (rp *Replica) Sweep(ctx context.Context) ([]string, error) { return rp.runs.Sweep(ctx, Lapse) }
+
+// forwarded is a wait forwarded to the holder of its run.
+type forwarded struct {
+	ID    string `json:"id"`
+	Scope Scope  `json:"scope"`
+}
+
+// plainResult is cell.Result in encoding/json's own form, for the reply
+// of a forwarded wait.
+type plainResult cell.Result
+
+// Forward implements cell.Shared: the claim passes to the holder, which
+// resumes the run and answers with its result.
+func (rp *Replica) Forward(ctx context.Context, holder, id string, sc cell.Scope) (cell.Result, error) {
+	me := rp.Replica()
+	_, err := rp.runs.Modify(ctx, id, func(r *Record) error {
+		if r.Resumer != me {
+			return errNotMine
+		}
+		r.Resumer = holder
+		return nil
+	})
+	if err != nil {
+		return cell.Result{}, err
+	}
+	body, err := json.Marshal(forwarded{ID: id, Scope: scopeOf(sc)})
+	if err != nil {
+		return cell.Result{}, err
+	}
+	msg, err := rp.nc.RequestWithContext(ctx, resumeSubject(holder), body)
+	if err != nil {
+		return cell.Result{}, fmt.Errorf("cluster: forwarding the wait for %s to %s: %w", id, holder, err)
+	}
+	var res plainResult
+	if err := json.Unmarshal(msg.Data, &res); err != nil {
+		return cell.Result{}, fmt.Errorf("cluster: the reply of %s: %w", holder, err)
+	}
+	return cell.Result(res), nil
+}
+
+// serveResume answers a wait another replica forwarded.
+func (rp *Replica) serveResume(m *nats.Msg) {
+	var f forwarded
+	var res cell.Result
+	if err := json.Unmarshal(m.Data, &f); err != nil {
+		res = cell.Failed(cell.CodeInvalidInput, cell.PhaseInput, cell.MsgRunUnavailable)
+	} else {
+		res = rp.resume(context.Background(), f.ID, cellScope(f.Scope))
+	}
+	b, err := json.Marshal(plainResult(res))
+	if err != nil {
+		b, _ = json.Marshal(plainResult(cell.Failed(cell.CodeInternal, cell.PhaseBridge, cell.MsgRunStoreFailed)))
+	}
+	_ = m.Respond(b)
+}

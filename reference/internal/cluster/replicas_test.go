@@ -1,0 +1,256 @@
+package cluster
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+
+	"github.com/codemodekit/kit/reference/internal/catalog"
+	"github.com/codemodekit/kit/reference/internal/cell"
+	"github.com/codemodekit/kit/reference/internal/config"
+	"github.com/codemodekit/kit/reference/internal/guest"
+	"github.com/codemodekit/kit/reference/internal/sandbox"
+)
+
+// gateHost is a cell.Host over one "echo" core tool whose calls wait
+// until the gate opens, then return their input as details.
+type gateHost struct {
+	settings config.Settings
+	cat      *catalog.Catalog
+	gate     chan struct{}
+	once     sync.Once
+}
+
+func newGateHost(timeoutMs int) *gateHost {
+	s := config.Defaults()
+	s.TimeoutMs = timeoutMs
+	return &gateHost{settings: s, gate: make(chan struct{}), cat: catalog.Build([]catalog.Tool{{Name: "echo",
+		Kind: catalog.Core, Parameters: json.RawMessage(`{"type":"object","properties":{}}`)}})}
+}
+
+func (h *gateHost) open() { h.once.Do(func() { close(h.gate) }) }
+
+func (h *gateHost) Call(ctx context.Context, e catalog.Entry, input json.RawMessage, n cell.Nested) (cell.ToolResult, error) {
+	select {
+	case <-h.gate:
+	case <-ctx.Done():
+		return cell.ToolResult{}, ctx.Err()
+	}
+	return cell.ToolResult{Content: json.RawMessage(`[]`), Details: input}, nil
+}
+func (h *gateHost) Namespace(context.Context, json.RawMessage, cell.Nested) (json.RawMessage, error) {
+	return nil, nil
+}
+func (h *gateHost) SpawnAgent(context.Context, json.RawMessage, cell.Nested) (json.RawMessage, error) {
+	return nil, nil
+}
+func (h *gateHost) WaitAgent(context.Context, json.RawMessage) (json.RawMessage, error) {
+	return nil, nil
+}
+func (h *gateHost) Note(string, string)                      {}
+func (h *gateHost) Aborted() bool                            { return false }
+func (h *gateHost) Scoped() bool                             { return false }
+func (h *gateHost) Scopes(string) ([]guest.Namespace, error) { return nil, nil }
+
+func (h *gateHost) turn(sc cell.Scope) *cell.Turn {
+	return &cell.Turn{Scope: sc, Settings: h.settings, Catalog: h.cat, Host: h}
+}
+
+var cellScopeA = cellScope(scopeA)
+
+// replica is one gateway replica of a test: a cell runner sharing its
+// runs through the cluster.
+type replica struct {
+	rn *cell.Runner
+	rp *Replica
+	nc *nats.Conn
+}
+
+// startReplicas makes n replicas on s whose sandboxes share one base
+// image, as the replicas of a gateway do.
+func startReplicas(t *testing.T, s *server.Server, n int) []*replica {
+	t.Helper()
+	var base []byte
+	var out []*replica
+	for i := range n {
+		sb, err := sandbox.New(context.Background(), sandbox.Options{Base: base})
+		if err != nil {
+			t.Fatalf("engine unavailable: %v", err)
+		}
+		if base == nil {
+			base = sb.Base()
+		}
+		rn := cell.NewRunner(sb, nil)
+		nc, err := nats.Connect(s.ClientURL())
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx := testCtx(t)
+		rp, err := Join(ctx, nc, Config{Replica: fmt.Sprintf("r%d", i+1), MaxRuns: cell.MaxSuspendedRuns, MaxAge: time.Hour}, rn.ResumeForwarded)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rn.Share(rp, []byte("test seal key"))
+		r := &replica{rn: rn, rp: rp, nc: nc}
+		t.Cleanup(func() {
+			rn.Close()
+			nc.Close()
+		})
+		out = append(out, r)
+	}
+	return out
+}
+
+// crash stops a replica as a killed process would: no goodbye, its
+// presence lapses.
+func (r *replica) crash(t *testing.T) {
+	_ = r.rp.halt()
+	r.nc.Close()
+	r.rn.Close()
+}
+
+func execOn(r *replica, h *gateHost, code string) cell.Result {
+	args, _ := json.Marshal(map[string]string{"code": code})
+	return r.rn.Exec(context.Background(), h.turn(cellScopeA), "call_e", args)
+}
+
+func waitOn(r *replica, h *gateHost, id string) cell.Result {
+	args, _ := json.Marshal(map[string]string{"runId": id})
+	return r.rn.Wait(context.Background(), h.turn(cellScopeA), "call_w", args)
+}
+
+func mustWaiting(t *testing.T, res cell.Result) string {
+	t.Helper()
+	if res.Status != "waiting" {
+		t.Fatalf("exec = %s %s %q, want waiting", res.Status, res.Code, res.Error)
+	}
+	return res.RunID
+}
+
+func wantCompleted(t *testing.T, res cell.Result, value string) {
+	t.Helper()
+	if res.Status != "completed" || string(res.Value) != value {
+		t.Fatalf("wait = %s %s %q value %s, want completed with %s", res.Status, res.Code, res.Error, res.Value, value)
+	}
+}
+
+// TestReplicas_waitOnAnyReplica: a run suspended in one replica is resumed
+// by a wait sent to another; the holder runs the leg (its host work is
+// there), so the result is the same.
+func TestReplicas_waitOnAnyReplica(t *testing.T) {
+	s := startServer(t)
+	rs := startReplicas(t, s, 2)
+	h := newGateHost(10000)
+	id := mustWaiting(t, execOn(rs[0], h, `text("a"); await yield_control("x"); return 42`))
+	wantCompleted(t, waitOn(rs[1], h, id), "42")
+	if res := waitOn(rs[0], h, id); res.Error != cell.MsgRunUnavailable {
+		t.Errorf("a second wait = %s %q, want %q", res.Status, res.Error, cell.MsgRunUnavailable)
+	}
+}
+
+// TestReplicas_pendingWorkOnTheHolder: host work that outlives the exec
+// keeps running in the replica that started it, and a wait on another
+// replica gets its result.
+func TestReplicas_pendingWorkOnTheHolder(t *testing.T) {
+	s := startServer(t)
+	rs := startReplicas(t, s, 2)
+	h := newGateHost(500)
+	id := mustWaiting(t, execOn(rs[0], h, `const v = await tools.callValue("openclaw:core:echo", {n: 7}); return v.n`))
+	h.open()
+	wantCompleted(t, waitOn(rs[1], h, id), "7")
+}
+
+// TestReplicas_holderCrashes: the replica holding a suspended run is
+// killed; a wait on another replica resumes the run from the store, and
+// the host work the dead replica was running rejects in the guest.
+func TestReplicas_holderCrashes(t *testing.T) {
+	s := startServer(t)
+	rs := startReplicas(t, s, 2)
+	h := newGateHost(500)
+	yielded := mustWaiting(t, execOn(rs[0], h, `text("before"); await yield_control(); return "resumed elsewhere"`))
+	pending := mustWaiting(t, execOn(rs[0], h, `try { await tools.callValue("openclaw:core:echo", {}); return "settled" } catch (e) { return e.message }`))
+	rs[0].crash(t)
+	time.Sleep(Lapse)
+	h2 := newGateHost(10000)
+	wantCompleted(t, waitOn(rs[1], h2, yielded), `"resumed elsewhere"`)
+	wantCompleted(t, waitOn(rs[1], h2, pending), mustJSONString(cell.MsgHostWorkLost))
+}
+
+func mustJSONString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// TestReplicas_sameWaitTwice sends the same wait to two replicas at once,
+// a hundred times: exactly one resumes the run, and no run is lost. The
+// other is refused: as already being resumed, or, when it comes second
+// after the run completed, as unavailable.
+func TestReplicas_sameWaitTwice(t *testing.T) {
+	s := startServer(t)
+	rs := startReplicas(t, s, 2)
+	h := newGateHost(10000)
+	for i := range 100 {
+		id := mustWaiting(t, execOn(rs[i%2], h, fmt.Sprintf(`await yield_control(); return %d`, i)))
+		var wg sync.WaitGroup
+		got := make([]cell.Result, 2)
+		for j := range rs {
+			wg.Go(func() { got[j] = waitOn(rs[j], h, id) })
+		}
+		wg.Wait()
+		completed, refused := 0, 0
+		for _, res := range got {
+			switch {
+			case res.Status == "completed" && string(res.Value) == fmt.Sprint(i):
+				completed++
+			case res.Status == "failed" && (res.Error == cell.MsgRunResuming || res.Error == cell.MsgRunUnavailable):
+				refused++
+			default:
+				t.Fatalf("repetition %d: wait = %s %s %q", i, res.Status, res.Code, res.Error)
+			}
+		}
+		if completed != 1 || refused != 1 {
+			t.Fatalf("repetition %d: %d completed and %d refused, want 1 and 1", i, completed, refused)
+		}
+	}
+}
+
+// TestReplicas_sessionEnd: the end of a session on one replica disposes of
+// its runs held by another.
+func TestReplicas_sessionEnd(t *testing.T) {
+	s := startServer(t)
+	rs := startReplicas(t, s, 2)
+	h := newGateHost(10000)
+	id := mustWaiting(t, execOn(rs[0], h, `await yield_control(); return 1`))
+	rs[1].rn.DropSession(cellScopeA.SessionKey)
+	if res := waitOn(rs[0], h, id); res.Error != cell.MsgRunUnavailable {
+		t.Errorf("wait after the session ended = %s %q, want %q", res.Status, res.Error, cell.MsgRunUnavailable)
+	}
+}
+
+// TestReplicas_lastOneOut: a replica leaving removes nothing while another
+// runs; the last one leaving shuts the gateway down with its runs.
+func TestReplicas_lastOneOut(t *testing.T) {
+	s := startServer(t)
+	rs := startReplicas(t, s, 2)
+	h := newGateHost(10000)
+	id := mustWaiting(t, execOn(rs[0], h, `await yield_control(); return 1`))
+	ctx := testCtx(t)
+	if err := rs[0].rp.Leave(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := rs[1].rp.Runs().Get(ctx, id); err != nil || r == nil {
+		t.Fatalf("after the first replica left: Get = %v, %v; want the run", r, err)
+	}
+	if err := rs[1].rp.Leave(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := rs[1].rp.Runs().Get(ctx, id); err != nil || r != nil {
+		t.Fatalf("after the last replica left: Get = %v, %v; want no run", r, err)
+	}
+}
