@@ -53,6 +53,9 @@ func (rn *Runner) exec(ctx context.Context, t *Turn, toolCallID string, args jso
 	}
 	s := t.Settings
 	rn.store.sweep()
+	if rn.shared != nil {
+		rn.sweepShared()
+	}
 	if !s.RuntimeSupported() {
 		return unavailable("unsupported runtime " + s.RuntimeJSON + ".")
 	}
@@ -233,9 +236,18 @@ func (rn *Runner) sweepShared() {
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), sharedTimeout)
 		defer cancel()
-		ids, _ := rn.shared.Sweep(ctx)
+		began := time.Now()
+		ids, live, err := rn.shared.Sweep(ctx)
 		for _, id := range ids {
 			rn.event("expired runId=%s", id)
+		}
+		if err == nil {
+			// This process's copies of runs that another replica resumed
+			// since, or that went, are stale: their host work goes too.
+			rn.store.removeWhere("disposed", func(r *run) bool {
+				gen, ok := live[r.id]
+				return r.shared && !r.resuming && r.sharedAt.Before(began) && (!ok || gen != r.generation)
+			})
 		}
 	}()
 }

@@ -34,16 +34,19 @@ type Shared interface {
 	// Release ends this replica's claim on a run that stays as it was.
 	Release(ctx context.Context, id string) error
 	// Remove drops a run; RemoveWhere drops the runs whose scope matches
-	// and returns their ids; Sweep drops the expired ones and returns
-	// theirs.
+	// and returns their ids; Sweep drops the expired ones, returns theirs,
+	// and the generation of every run that stays.
 	Remove(ctx context.Context, id string) error
 	RemoveWhere(ctx context.Context, match func(Scope) bool) ([]string, error)
-	Sweep(ctx context.Context) ([]string, error)
+	Sweep(ctx context.Context) (expired []string, live map[string]uint64, err error)
 	// Alive reports whether a replica is running.
 	Alive(replica string) bool
 	// Forward has a live holder resume a run this replica claimed for it,
 	// and returns the holder's result.
 	Forward(ctx context.Context, holder, id string, sc Scope) (Result, error)
+	// Forget tells a holder this replica took for gone that its copy of
+	// run id is stale (Runner.Forget); best effort.
+	Forget(holder, id string)
 }
 
 // A SharedClaim is a claimed run as the store has it.
@@ -199,7 +202,7 @@ func (rn *Runner) shareSuspension(r *run, ttl time.Duration) (ok bool, msg strin
 		rn.event("store failed runId=%s", r.id)
 		return false, MsgRunStoreFailed
 	}
-	r.shared = true
+	r.shared, r.sharedAt = true, time.Now()
 	return true, ""
 }
 
@@ -237,6 +240,11 @@ func (rn *Runner) claimShared(ctx context.Context, t *Turn, id string) (*run, *R
 		// Resumed and suspended elsewhere since: this copy is stale.
 		rn.store.remove(r)
 	}
+	if c.Holder != rn.shared.Replica() {
+		// A holder taken for gone may be alive but unreachable: its copy
+		// of the run, and the host work it holds, go.
+		rn.shared.Forget(c.Holder, id)
+	}
 	parts, err := c.Load(sctx)
 	var r *run
 	if err == nil {
@@ -260,6 +268,13 @@ func (rn *Runner) ResumeForwarded(ctx context.Context, id string, sc Scope) Resu
 		return Failed(CodeInvalidInput, PhaseInput, msg)
 	}
 	return rn.resume(ctx, r)
+}
+
+// Forget drops this process's copy of run id, which another replica
+// resumed from the shared store, with its host work. The shared store is
+// left as it is.
+func (rn *Runner) Forget(id string) {
+	rn.store.removeWhere("disposed", func(r *run) bool { return r.id == id && r.shared && !r.resuming })
 }
 
 // dropShared removes run ids from the shared store, when there is one.

@@ -38,8 +38,9 @@ type run struct {
 	timer       *time.Timer
 	resuming    bool
 	// shared is set once the run is in the shared store of a clustered
-	// gateway (shared.go).
-	shared bool
+	// gateway (shared.go), at sharedAt.
+	shared   bool
+	sharedAt time.Time
 	// reserved is set while the run holds a slot of the store's cap that
 	// is not a stored entry: a run not yet stored whose host work is being
 	// resolved inline (CM-8.31). put and remove give the slot back.

@@ -7,29 +7,36 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 
 	"github.com/nats-io/nats.go/jetstream"
 )
 
-// writeParts stores the parts of a run: each one larger than MaxInline as
-// an object named by its content, the rest inline. It returns their
-// references.
+// writeParts stores the parts of a run: small ones inline, up to
+// maxInlineTotal in all; larger ones up to MaxKeyPart under a key of the
+// run bucket; the rest as objects. Keys and objects are named by their
+// content. It returns the parts' references.
 func (rs *Runs) writeParts(ctx context.Context, runID string, parts map[string][]byte) (map[string]Part, error) {
 	if len(parts) > maxParts {
 		return nil, fmt.Errorf("cluster: %d parts passes %d", len(parts), maxParts)
 	}
 	refs := make(map[string]Part, len(parts))
+	inline := 0 // bytes inline so far: the record stays under maxRecordBytes
 	for _, name := range slices.Sorted(maps.Keys(parts)) {
 		if !partNamePattern.MatchString(name) {
 			return nil, fmt.Errorf("cluster: part name %q", name)
 		}
 		data := parts[name]
 		p := Part{Size: len(data), Sum: sumOf(data)}
-		if len(data) <= MaxInline {
+		if len(data) <= MaxInline && inline+len(data) <= maxInlineTotal {
+			inline += len(data)
 			p.Inline = bytes.Clone(data)
 			if p.Inline == nil {
 				p.Inline = []byte{}
+			}
+		} else if len(data) <= MaxKeyPart {
+			p.Key = partKey(runID, p.Sum)
+			if _, err := rs.kv.Put(ctx, p.Key, data); err != nil {
+				return nil, fmt.Errorf("cluster: storing part %s of run %s: %w", name, runID, err)
 			}
 		} else {
 			p.Object = objectName(runID, p.Sum)
@@ -45,6 +52,16 @@ func (rs *Runs) writeParts(ctx context.Context, runID string, parts map[string][
 // ReadPart returns a part's data, checked against its size and sum.
 func (rs *Runs) ReadPart(ctx context.Context, p Part) ([]byte, error) {
 	data := p.Inline
+	if p.Key != "" {
+		e, err := rs.kv.Get(ctx, p.Key)
+		if errors.Is(err, jetstream.ErrKeyNotFound) {
+			return nil, corrupt("part key %s is missing", p.Key)
+		}
+		if err != nil {
+			return nil, err
+		}
+		data = e.Value()
+	}
 	if p.Object != "" {
 		var err error
 		data, err = rs.parts.GetBytes(ctx, p.Object)
@@ -77,16 +94,15 @@ func (rs *Runs) ReadParts(ctx context.Context, r *Record) (map[string][]byte, er
 	return out, nil
 }
 
-// dropObjects deletes runID's objects but those in keep. Failures are
-// left to the bucket's MaxAge.
-func (rs *Runs) dropObjects(ctx context.Context, runID string, keep map[string]bool) {
-	l, err := rs.parts.List(ctx)
-	if err != nil {
-		return
-	}
-	for _, o := range l {
-		if strings.HasPrefix(o.Name, runID+"/") && !keep[o.Name] {
-			_ = rs.parts.Delete(ctx, o.Name)
+// deleteStored deletes the keys and objects refs name, but those in keep.
+// Failures are left to the buckets' MaxAge.
+func (rs *Runs) deleteStored(ctx context.Context, refs map[string]Part, keep map[string]bool) {
+	for _, p := range refs {
+		switch {
+		case p.Key != "" && !keep[p.Key]:
+			_ = rs.kv.Purge(ctx, p.Key)
+		case p.Object != "" && !keep[p.Object]:
+			_ = rs.parts.Delete(ctx, p.Object)
 		}
 	}
 }

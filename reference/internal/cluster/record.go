@@ -50,22 +50,31 @@ func (r *Record) resuming(now time.Time) bool {
 }
 
 // A Part is one piece of a run's state: small ones inline in the record,
-// larger ones an object in the parts store. Sum is the SHA-256 of the data,
-// checked on every read.
+// larger ones under a key of their own in the run bucket, the largest an
+// object in the parts store. Sum is the SHA-256 of the data, checked on
+// every read.
 type Part struct {
 	Size   int    `json:"size"`
 	Sum    string `json:"sum"`
 	Inline []byte `json:"inline,omitempty"`
+	Key    string `json:"key,omitempty"`
 	Object string `json:"object,omitempty"`
 }
 
-// MaxInline is the largest part kept inside its record; a record stays
-// well under NATS's default 1 MiB message size.
-const MaxInline = 16 << 10
+// Part placement. A record is read and written whole by every claim, so
+// it keeps only small parts (a run's state, not its image): MaxInline
+// each, maxInlineTotal in all. A part up to MaxKeyPart (a small run's
+// image) is one value of the run bucket, one write and one read; a larger
+// one is an object, in chunks.
+const (
+	MaxInline      = 8 << 10
+	maxInlineTotal = 16 << 10
+	MaxKeyPart     = 512 << 10
+)
 
 // maxRecordBytes bounds a record as stored: a bigger value is refused
 // before it is parsed.
-const maxRecordBytes = 256 << 10
+const maxRecordBytes = 64 << 10
 
 // maxParts bounds how many parts a record may name.
 const maxParts = 64
@@ -150,20 +159,31 @@ func (p Part) check(runID string) error {
 	if _, err := hex.DecodeString(p.Sum); err != nil {
 		return corrupt("sum %q", p.Sum)
 	}
+	stored := 0
+	for _, s := range []string{p.Key, p.Object} {
+		if s != "" {
+			stored++
+		}
+	}
 	switch {
 	case p.Size < 0:
 		return corrupt("size %d", p.Size)
-	case p.Object == "" && len(p.Inline) != p.Size:
+	case stored > 1 || (stored == 1 && len(p.Inline) > 0):
+		return corrupt("part stored in more than one place")
+	case stored == 0 && len(p.Inline) != p.Size:
 		return corrupt("inline part of %d bytes, size %d", len(p.Inline), p.Size)
-	case p.Object == "" && p.Size > MaxInline:
+	case stored == 0 && p.Size > MaxInline:
 		return corrupt("inline part of %d bytes", p.Size)
-	case p.Object != "" && len(p.Inline) > 0:
-		return corrupt("part both inline and an object")
+	case p.Key != "" && p.Key != partKey(runID, p.Sum):
+		return corrupt("part key %q of run %q", p.Key, runID)
 	case p.Object != "" && p.Object != objectName(runID, p.Sum):
 		return corrupt("object %q of run %q", p.Object, runID)
 	}
 	return nil
 }
+
+// partKey is the run-bucket key of a part of runID with sum.
+func partKey(runID, sum string) string { return "part." + runID + "." + sum }
 
 // objectName is where a part of runID with sum is stored: content-addressed
 // under the run, so a run's objects can be listed and dropped together.

@@ -32,24 +32,33 @@ type Replica struct {
 	runs   *Runs
 	nc     *nats.Conn
 	sub    *nats.Subscription
+	forget *nats.Subscription
 	stop   chan struct{}
 	wg     sync.WaitGroup
 	mu     sync.Mutex
 	halted bool
-	resume func(ctx context.Context, id string, sc cell.Scope) cell.Result
+	runner Runner
+}
+
+// Runner is what a replica asks of its cell runner (cell.Runner).
+type Runner interface {
+	// ResumeForwarded resumes a run this replica holds for a wait another
+	// replica claimed for it.
+	ResumeForwarded(ctx context.Context, id string, sc cell.Scope) cell.Result
+	// Forget drops the replica's copy of a run another replica resumed.
+	Forget(id string)
 }
 
 var _ cell.Shared = (*Replica)(nil)
 
-func presenceKey(name string) string { return "replica." + name }
-func resumeSubject(name string) string {
-	return "codemode.replica." + name + ".resume"
-}
+func presenceKey(name string) string   { return "replica." + name }
+func resumeSubject(name string) string { return "codemode.replica." + name + ".resume" }
+func forgetSubject(name string) string { return "codemode.replica." + name + ".forget" }
 
 // Join makes this process a replica: it opens the shared run store,
 // announces the replica's presence, and serves the waits other replicas
-// forward to it with resume (cell.Runner.ResumeForwarded).
-func Join(ctx context.Context, nc *nats.Conn, cfg Config, resume func(ctx context.Context, id string, sc cell.Scope) cell.Result) (*Replica, error) {
+// forward to it, and their word that a copy it holds is stale, with rn.
+func Join(ctx context.Context, nc *nats.Conn, cfg Config, rn Runner) (*Replica, error) {
 	if !runIDPattern.MatchString(cfg.Replica) {
 		return nil, fmt.Errorf("cluster: replica name %q: letters, digits, - and _ only", cfg.Replica)
 	}
@@ -57,7 +66,7 @@ func Join(ctx context.Context, nc *nats.Conn, cfg Config, resume func(ctx contex
 	if err != nil {
 		return nil, err
 	}
-	rp := &Replica{runs: runs, nc: nc, stop: make(chan struct{}), resume: resume}
+	rp := &Replica{runs: runs, nc: nc, stop: make(chan struct{}), runner: rn}
 	if err := rp.beat(ctx); err != nil {
 		return nil, err
 	}
@@ -72,6 +81,15 @@ func Join(ctx context.Context, nc *nats.Conn, cfg Config, resume func(ctx contex
 		}
 	})
 	if err != nil {
+		return nil, err
+	}
+	rp.forget, err = nc.Subscribe(forgetSubject(cfg.Replica), func(m *nats.Msg) {
+		if id := string(m.Data); runIDPattern.MatchString(id) {
+			rn.Forget(id)
+		}
+	})
+	if err != nil {
+		_ = rp.sub.Unsubscribe()
 		return nil, err
 	}
 	rp.wg.Go(rp.heartbeat)
@@ -123,7 +141,7 @@ func (rp *Replica) halt() error {
 	rp.mu.Lock()
 	rp.halted = true
 	rp.mu.Unlock()
-	err := rp.sub.Unsubscribe()
+	err := errors.Join(rp.sub.Unsubscribe(), rp.forget.Unsubscribe())
 	close(rp.stop)
 	rp.wg.Wait()
 	return err
@@ -221,7 +239,9 @@ func (rp *Replica) RemoveWhere(ctx context.Context, match func(cell.Scope) bool)
 }
 
 // Sweep implements cell.Shared.
-func (rp *Replica) Sweep(ctx context.Context) ([]string, error) { return rp.runs.Sweep(ctx, Lapse) }
+func (rp *Replica) Sweep(ctx context.Context) ([]string, map[string]uint64, error) {
+	return rp.runs.Sweep(ctx, Lapse)
+}
 
 // forwarded is a wait forwarded to the holder of its run.
 type forwarded struct {
@@ -262,6 +282,13 @@ func (rp *Replica) Forward(ctx context.Context, holder, id string, sc cell.Scope
 	return cell.Result(res), nil
 }
 
+// Forget implements cell.Shared.
+func (rp *Replica) Forget(holder, id string) {
+	if runIDPattern.MatchString(holder) {
+		_ = rp.nc.Publish(forgetSubject(holder), []byte(id))
+	}
+}
+
 // serveResume answers a wait another replica forwarded.
 func (rp *Replica) serveResume(m *nats.Msg) {
 	var f forwarded
@@ -269,7 +296,7 @@ func (rp *Replica) serveResume(m *nats.Msg) {
 	if err := json.Unmarshal(m.Data, &f); err != nil {
 		res = cell.Failed(cell.CodeInvalidInput, cell.PhaseInput, cell.MsgRunUnavailable)
 	} else {
-		res = rp.resume(context.Background(), f.ID, cellScope(f.Scope))
+		res = rp.runner.ResumeForwarded(context.Background(), f.ID, cellScope(f.Scope))
 	}
 	b, err := json.Marshal(plainResult(res))
 	if err != nil {

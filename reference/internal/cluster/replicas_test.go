@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -72,13 +73,17 @@ type replica struct {
 	nc *nats.Conn
 }
 
+// replicaSeq numbers the replicas of a test binary: names are unique on
+// every server.
+var replicaSeq atomic.Int64
+
 // startReplicas makes n replicas on s whose sandboxes share one base
 // image, as the replicas of a gateway do.
-func startReplicas(t *testing.T, s *server.Server, n int) []*replica {
+func startReplicas(t testing.TB, s *server.Server, n int) []*replica {
 	t.Helper()
 	var base []byte
 	var out []*replica
-	for i := range n {
+	for range n {
 		sb, err := sandbox.New(context.Background(), sandbox.Options{Base: base})
 		if err != nil {
 			t.Fatalf("engine unavailable: %v", err)
@@ -92,7 +97,7 @@ func startReplicas(t *testing.T, s *server.Server, n int) []*replica {
 			t.Fatal(err)
 		}
 		ctx := testCtx(t)
-		rp, err := Join(ctx, nc, Config{Replica: fmt.Sprintf("r%d", i+1), MaxRuns: cell.MaxSuspendedRuns, MaxAge: time.Hour}, rn.ResumeForwarded)
+		rp, err := Join(ctx, nc, Config{Replica: fmt.Sprintf("r%d", replicaSeq.Add(1)), MaxRuns: cell.MaxSuspendedRuns, MaxAge: time.Hour}, rn)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -252,5 +257,27 @@ func TestReplicas_lastOneOut(t *testing.T) {
 	}
 	if r, err := rs[1].rp.Runs().Get(ctx, id); err != nil || r != nil {
 		t.Fatalf("after the last replica left: Get = %v, %v; want no run", r, err)
+	}
+}
+
+// TestReplicas_misjudgedHolder: a replica that takes a live holder for
+// gone resumes the run from the store and tells the holder, which drops
+// its stale copy and the host work with it.
+func TestReplicas_misjudgedHolder(t *testing.T) {
+	s := startServer(t)
+	rs := startReplicas(t, s, 2)
+	rs[1].rn.Share(deadHolders{rs[1].rp}, []byte("test seal key"))
+	h := newGateHost(10000)
+	id := mustWaiting(t, execOn(rs[0], h, `await yield_control(); return 5`))
+	if n := rs[0].rn.Suspended(); n != 1 {
+		t.Fatalf("the holder holds %d runs, want 1", n)
+	}
+	wantCompleted(t, waitOn(rs[1], h, id), "5")
+	deadline := time.Now().Add(5 * time.Second)
+	for rs[0].rn.Suspended() != 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the holder kept its stale copy")
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }

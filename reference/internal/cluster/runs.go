@@ -66,7 +66,7 @@ func Open(ctx context.Context, nc *nats.Conn, cfg Config) (*Runs, error) {
 	err = ensureStream(ctx, js, jetstream.StreamConfig{
 		Name: "KV_" + RunsBucket, Description: "suspended code-mode runs",
 		Subjects: []string{"$KV." + RunsBucket + ".>"}, MaxMsgsPerSubject: 1, MaxBytes: -1, MaxMsgs: -1,
-		MaxConsumers: -1, MaxAge: cfg.MaxAge, MaxMsgSize: maxRecordBytes, Storage: jetstream.MemoryStorage,
+		MaxConsumers: -1, MaxAge: cfg.MaxAge, MaxMsgSize: MaxKeyPart, Storage: jetstream.MemoryStorage,
 		Replicas: cfg.StreamReplicas, AllowRollup: true, DenyDelete: true, Duplicates: dup,
 		Discard: jetstream.DiscardNew,
 	})
@@ -156,7 +156,7 @@ func (rs *Runs) Put(ctx context.Context, rec *Record, parts map[string][]byte, t
 	}
 	slot, err := rs.takeSlot(ctx, rec.ID)
 	if err != nil {
-		rs.dropObjects(ctx, rec.ID, nil)
+		rs.deleteStored(ctx, refs, nil)
 		return err
 	}
 	r := *rec
@@ -169,7 +169,7 @@ func (rs *Runs) Put(ctx context.Context, rec *Record, parts map[string][]byte, t
 	}
 	if err != nil {
 		rs.freeSlot(ctx, slot, r.ID)
-		rs.dropObjects(ctx, r.ID, nil)
+		rs.deleteStored(ctx, refs, nil)
 		return fmt.Errorf("cluster: storing run %s: %w", r.ID, err)
 	}
 	*rec = r
@@ -303,20 +303,23 @@ func (rs *Runs) Resuspend(ctx context.Context, id string, generation uint64, par
 		return nil
 	})
 	if err != nil || r == nil {
-		rs.dropObjects(ctx, id, keepOf(old))
+		rs.deleteStored(ctx, refs, keepOf(old))
 		if err == nil {
 			err = fmt.Errorf("cluster: run %s was removed while it was resumed", id)
 		}
 		return nil, err
 	}
-	rs.dropObjects(ctx, id, keepOf(refs))
+	rs.deleteStored(ctx, old, keepOf(refs))
 	return r, nil
 }
 
-// keepOf is the set of object names refs use.
+// keepOf is the set of keys and object names refs use.
 func keepOf(refs map[string]Part) map[string]bool {
 	keep := map[string]bool{}
 	for _, p := range refs {
+		if p.Key != "" {
+			keep[p.Key] = true
+		}
 		if p.Object != "" {
 			keep[p.Object] = true
 		}
@@ -341,7 +344,7 @@ func (rs *Runs) removeAt(ctx context.Context, r *Record) error {
 		return err
 	}
 	rs.freeSlot(ctx, r.Slot, r.ID)
-	rs.dropObjects(ctx, r.ID, nil)
+	rs.deleteStored(ctx, r.Parts, nil)
 	return nil
 }
 
@@ -405,13 +408,15 @@ func (rs *Runs) RemoveWhere(ctx context.Context, match func(*Record) bool) ([]st
 // Sweep drops every expired run that no live claim holds, and frees the
 // slots whose run never got a record (a replica that stopped between
 // taking the slot and storing the run) once they are older than grace.
-// It returns the ids of the expired runs it dropped.
-func (rs *Runs) Sweep(ctx context.Context, grace time.Duration) ([]string, error) {
+// It returns the ids of the expired runs it dropped, and the generation
+// of every run that stays.
+func (rs *Runs) Sweep(ctx context.Context, grace time.Duration) (gone []string, live map[string]uint64, err error) {
 	now := rs.now()
 	recs, err := rs.List(ctx)
-	var gone []string
+	live = map[string]uint64{}
 	for _, r := range recs {
 		if now.Before(r.Expires) || r.resuming(now) {
+			live[r.ID] = r.Generation
 			continue
 		}
 		// At the revision read: a run resuspended meanwhile stays.
@@ -421,7 +426,7 @@ func (rs *Runs) Sweep(ctx context.Context, grace time.Duration) ([]string, error
 			err = errors.Join(err, rerr)
 		}
 	}
-	return gone, errors.Join(err, rs.freeOrphanSlots(ctx, grace))
+	return gone, live, errors.Join(err, rs.freeOrphanSlots(ctx, grace))
 }
 
 // Held counts the slots of the cap that are taken.

@@ -272,12 +272,15 @@ func TestSweep(t *testing.T) {
 		t.Fatal(err)
 	}
 	now = now.Add(2 * time.Minute)
-	gone, err := rs.Sweep(ctx, time.Nanosecond)
+	gone, live, err := rs.Sweep(ctx, time.Nanosecond)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff([]string{"old"}, gone); diff != "" {
 		t.Errorf("swept (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(map[string]uint64{"resumed": 0, "fresh": 0}, live); diff != "" {
+		t.Errorf("live runs (-want +got):\n%s", diff)
 	}
 	if held, _ := rs.Held(ctx); held != 2 {
 		t.Errorf("Held() after Sweep = %d, want 2 (resumed and fresh)", held)

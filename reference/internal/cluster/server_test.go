@@ -94,15 +94,26 @@ func startCluster(t testing.TB, n int) []*server.Server {
 			t.Fatal("nats server not ready")
 		}
 	}
+	// Ready when every server is current with a meta leader that knows
+	// all n peers: before that, a replicated stream finds no placement.
 	for time.Now().Before(deadline) {
+		ready := true
 		for _, s := range servers {
+			ready = ready && s.JetStreamIsCurrent()
 			if s.JetStreamIsLeader() {
-				return servers
+				ready = ready && len(s.JetStreamClusterPeers()) == n
 			}
+		}
+		leader := false
+		for _, s := range servers {
+			leader = leader || s.JetStreamIsLeader()
+		}
+		if ready && leader {
+			return servers
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	t.Fatal("the cluster elected no JetStream leader")
+	t.Fatal("the cluster did not form")
 	return nil
 }
 
