@@ -1,0 +1,96 @@
+package cluster
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/nats-io/nats.go"
+
+	codemode "github.com/codemodekit/kit/reference"
+)
+
+func openTranscripts(t *testing.T, url string, streamReplicas int) *Transcripts {
+	t.Helper()
+	nc, err := nats.Connect(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	tr, err := OpenTranscripts(ctx, nc, streamReplicas)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr
+}
+
+// TestTranscripts_everyReplicaReadsTheSame: records appended through one
+// replica are read, in order, through another, session by session, on a
+// three-server cluster.
+func TestTranscripts_everyReplicaReadsTheSame(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a three-server cluster")
+	}
+	servers := startCluster(t, 3)
+	a := openTranscripts(t, servers[0].ClientURL(), 3)
+	b := openTranscripts(t, servers[2].ClientURL(), 3)
+	want := map[string][]codemode.TranscriptRecord{}
+	for i := range 300 {
+		key := fmt.Sprintf("agent:main:%d", i%3)
+		if i%3 == 2 {
+			key = "agent:main:with spaces/and.dots>*"
+		}
+		rec := codemode.TranscriptRecord{Type: "tool_call", AgentRunID: "ar", ToolCallID: fmt.Sprintf("call_%d", i),
+			Name: "exec", Arguments: json.RawMessage(`{"code":"return 1"}`), Boot: "b1"}
+		if err := []*Transcripts{a, b}[i%2].Append(key, rec); err != nil {
+			t.Fatal(err)
+		}
+		want[key] = append(want[key], rec)
+	}
+	for key, recs := range want {
+		got, err := b.Records(key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(recs, got); diff != "" {
+			t.Errorf("Records(%q) mismatch (-want +got):\n%s", key, diff)
+		}
+	}
+	if got, err := a.Records("agent:main:never"); err != nil || len(got) != 0 {
+		t.Errorf("Records of an empty session = %v, %v", got, err)
+	}
+}
+
+// TestTranscripts_appendsWhileReading: a read sees a prefix of what is
+// being appended concurrently, never a gap or a reordering.
+func TestTranscripts_appendsWhileReading(t *testing.T) {
+	s := startServer(t)
+	tr := openTranscripts(t, s.ClientURL(), 1)
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for i := range 200 {
+			if err := tr.Append("k", codemode.TranscriptRecord{Type: "tool_result", ToolCallID: fmt.Sprint(i)}); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	})
+	for range 20 {
+		got, err := tr.Records("k")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, r := range got {
+			if r.ToolCallID != fmt.Sprint(i) {
+				t.Fatalf("record %d is %q", i, r.ToolCallID)
+			}
+		}
+	}
+	wg.Wait()
+}
