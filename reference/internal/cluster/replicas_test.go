@@ -77,19 +77,15 @@ type replica struct {
 // every server.
 var replicaSeq atomic.Int64
 
-// startReplicas makes n replicas on s whose sandboxes share one base
-// image, as the replicas of a gateway do.
+// startReplicas makes n replicas on s, each with a sandbox of its own
+// that makes its own base image, as replicas in processes of their own do.
 func startReplicas(t testing.TB, s *server.Server, n int) []*replica {
 	t.Helper()
-	var base []byte
 	var out []*replica
 	for range n {
-		sb, err := sandbox.New(context.Background(), sandbox.Options{Base: base})
+		sb, err := sandbox.New(context.Background(), sandbox.Options{})
 		if err != nil {
 			t.Fatalf("engine unavailable: %v", err)
-		}
-		if base == nil {
-			base = sb.Base()
 		}
 		rn := cell.NewRunner(sb, nil)
 		nc, err := nats.Connect(s.ClientURL())

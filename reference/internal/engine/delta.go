@@ -49,6 +49,36 @@ func (vm *VM) NewBase() (*Base, error) {
 // other. The image is not copied; it must not change.
 func BaseOf(image []byte) *Base { return &Base{mem: image} }
 
+// CommonBase makes a Base that every process computes alike from the
+// images of VMs made the same way (NewBase of each): the first image with
+// every block in which they differ zeroed. A VM's random seeds and clock
+// readings land in those blocks, so two processes' fresh VMs never match
+// there; everywhere else they do. A delta against a common base stores
+// those blocks, which any VM has set, so it restores against the base of
+// any process that runs the same engine binary: a suspended run can move
+// between processes that made their bases apart.
+func CommonBase(images ...[]byte) (*Base, error) {
+	if len(images) < 2 {
+		return nil, errors.New("engine: a common base needs at least two images")
+	}
+	out := bytes.Clone(images[0])
+	for _, img := range images[1:] {
+		if len(img) != len(out) {
+			return nil, fmt.Errorf("engine: images of %d and %d bytes have no common base", len(out), len(img))
+		}
+	}
+	for off := 0; off < len(out); off += deltaBlock {
+		end := min(off+deltaBlock, len(out))
+		for _, img := range images[1:] {
+			if !bytes.Equal(images[0][off:end], img[off:end]) {
+				clear(out[off:end])
+				break
+			}
+		}
+	}
+	return &Base{mem: out}, nil
+}
+
 // Image returns the Base's memory image. It must not be changed.
 func (b *Base) Image() []byte { return b.mem }
 

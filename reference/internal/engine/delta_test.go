@@ -189,3 +189,40 @@ func FuzzRestoreDelta(f *testing.F) {
 		})
 	})
 }
+
+func TestCommonBase(t *testing.T) {
+	block := func(fill byte) []byte { return bytes.Repeat([]byte{fill}, deltaBlock) }
+	join := func(blocks ...[]byte) []byte { return bytes.Join(blocks, nil) }
+	tests := []struct {
+		name   string
+		images [][]byte
+		want   []byte
+		err    bool
+	}{
+		{"equal images are kept", [][]byte{join(block(1), block(2)), join(block(1), block(2))}, join(block(1), block(2)), false},
+		{"a block that differs is zeroed", [][]byte{join(block(1), block(2)), join(block(1), block(3))}, join(block(1), block(0)), false},
+		{"one byte makes the block differ", [][]byte{join(block(1), block(2)), join(block(1), append(block(2)[:deltaBlock-1], 9))}, join(block(1), block(0)), false},
+		{"any later image counts", [][]byte{join(block(1), block(2)), join(block(1), block(2)), join(block(7), block(2))}, join(block(0), block(2)), false},
+		{"a short last block", [][]byte{join(block(1), []byte{5, 6}), join(block(1), []byte{5, 7})}, join(block(1), []byte{0, 0}), false},
+		{"sizes differ", [][]byte{block(1), join(block(1), block(1))}, nil, true},
+		{"one image", [][]byte{block(1)}, nil, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			first := bytes.Clone(tc.images[0])
+			b, err := CommonBase(tc.images...)
+			if (err != nil) != tc.err {
+				t.Fatalf("CommonBase error = %v, want error %v", err, tc.err)
+			}
+			if err != nil {
+				return
+			}
+			if !bytes.Equal(b.Image(), tc.want) {
+				t.Errorf("CommonBase image differs from the expected one")
+			}
+			if !bytes.Equal(tc.images[0], first) {
+				t.Errorf("CommonBase changed its first image")
+			}
+		})
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	mrand "math/rand/v2"
 	"sync"
+	"time"
 
 	"github.com/codemodekit/kit/reference/internal/catalog"
 	"github.com/codemodekit/kit/reference/internal/config"
@@ -270,16 +271,34 @@ func (p *pool) hotVM(cat catalog.GuestCatalog, cfg []byte, configure bool) (pool
 	return pv, nil
 }
 
-// baseImage returns the pool's Base, made on first use from a fresh VM; nil
-// when that failed (deltas are then taken against nothing, for good).
+// baseImage returns the pool's Base, made on first use; nil when that
+// failed (deltas are then taken against nothing, for good). It is the
+// common base of two fresh VMs (engine.CommonBase): every process with
+// the same engine binary makes the same one, so a stored run restores in
+// any of them (the replicas of a clustered gateway). Two suffice: a block
+// with random bytes in it matches only if every one of them does (the
+// fewest found in a block are three, 2^-24); the second VM is made past
+// the clocks' resolution, so that the time each VM keeps in its image
+// (performance.timeOrigin) differs too.
 func (p *pool) baseImage() *engine.Base {
 	p.baseOnce.Do(func() {
-		pv, err := p.fresh()
-		if err != nil {
-			return
+		var images [][]byte
+		for i := range 2 {
+			if i > 0 {
+				time.Sleep(2 * time.Millisecond)
+			}
+			pv, err := p.fresh()
+			if err != nil {
+				return
+			}
+			b, err := pv.vm.NewBase()
+			pv.vm.Close()
+			if err != nil {
+				return
+			}
+			images = append(images, b.Image())
 		}
-		defer pv.vm.Close()
-		if b, err := pv.vm.NewBase(); err == nil {
+		if b, err := engine.CommonBase(images...); err == nil {
 			p.base = b
 		}
 	})
