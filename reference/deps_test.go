@@ -43,7 +43,11 @@ var shipped = []struct {
 	allow []string
 }{
 	{"github.com/codemodekit/kit/reference/cmd/codemode", []string{"github.com/codemodekit/kit/reference/cmd/codemode"}},
-	{"github.com/codemodekit/kit/reference/cmd/codemode-gateway", []string{"github.com/codemodekit/kit/reference/cmd/codemode-gateway"}},
+	// The gateway's cluster mode talks to NATS JetStream (SPEC.md
+	// Appendix G): the client and what it links. The server is never
+	// linked: tests run it, and a cluster runs its own.
+	{"github.com/codemodekit/kit/reference/cmd/codemode-gateway", []string{"github.com/codemodekit/kit/reference/cmd/codemode-gateway",
+		"github.com/nats-io/nats.go/...", "github.com/nats-io/nkeys", "github.com/nats-io/nuid", "golang.org/x/crypto/..."}},
 }
 
 // TestShippedBinaryDeps checks every package a shipped binary links

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/nats-io/nats.go"
+
 	"github.com/codemodekit/kit/conformance/wire"
 	"github.com/codemodekit/kit/conformance/wire/protocol"
 	codemode "github.com/codemodekit/kit/reference"
@@ -34,6 +36,7 @@ type gateway struct {
 	cfgPath     string
 	sys         *harness.System
 	transcripts codemode.TranscriptStore // shared with sys: the gateway adds the model turns
+	member      *member                  // with -cluster: this replica's membership
 	log         *transportLog
 	client      *http.Client
 
@@ -57,6 +60,7 @@ var errAborted = errors.New("turn aborted")
 type runtimeOptions struct {
 	strict    bool
 	isolation codemode.Isolation
+	cluster   clusterOptions
 }
 
 // bootGateway starts the runtime for the configuration at path, keeping
@@ -68,7 +72,13 @@ func bootGateway(ctx context.Context, path, stateDir string, ro runtimeOptions, 
 	}
 	g := &gateway{cfgPath: path, log: newTransportLog(getenv, stderr), client: &http.Client{}, turns: map[string]*liveTurn{}}
 	g.log.setSecrets(configSecrets(cfg.doc))
-	tr, err := harness.OpenFileTranscripts(filepath.Join(stateDir, "transcripts"))
+	var tr codemode.TranscriptStore
+	var nc *nats.Conn
+	if ro.cluster.url != "" {
+		nc, tr, err = dialCluster(ctx, ro.cluster)
+	} else {
+		tr, err = harness.OpenFileTranscripts(filepath.Join(stateDir, "transcripts"))
+	}
 	if err != nil {
 		return nil, nil, err
 	}
@@ -81,9 +91,19 @@ func bootGateway(ctx context.Context, path, stateDir string, ro runtimeOptions, 
 		Env: env, Transcripts: tr, SubAgents: g.subAgent, StrictPreemption: ro.strict, Isolation: ro.isolation,
 	})
 	if err != nil {
+		if nc != nil {
+			nc.Close()
+		}
 		return nil, nil, err
 	}
 	g.sys = sys
+	if nc != nil {
+		if g.member, err = joinCluster(ctx, ro.cluster, nc, sys); err != nil {
+			sys.Close()
+			nc.Close()
+			return nil, nil, err
+		}
+	}
 	return g, cfg, nil
 }
 
@@ -99,6 +119,10 @@ func (g *gateway) Close() {
 		lt.cancel(errAborted)
 	}
 	g.sys.Close()
+	if g.member != nil {
+		g.member.leave()
+		g.member = nil
+	}
 }
 
 // A turnRequest is what a client asks for: one agent run.

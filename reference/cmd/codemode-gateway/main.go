@@ -44,12 +44,17 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	stateDir := fs.String("state", "", "the `directory` of durable state (session transcripts); default: next to the config file, in codemode-gateway-state")
 	strict := fs.Bool("strict-preemption", false, "make every wasm loop a safepoint (codemode.Options.StrictPreemption): slower compute; with -isolation in-process, no garbage-collection hold-up by a guest inside a long built-in")
 	isolation := fs.String("isolation", "process", "where guest code runs (codemode.Options.Isolation): `process` (worker processes the gateway kills when a leg passes its deadline) or in-process (trusted code only)")
+	var co clusterOptions
+	fs.StringVar(&co.url, "cluster", "", "run as one replica of a clustered gateway: the NATS JetStream server `URLs` (comma-separated) where the replicas share suspended runs and session transcripts")
+	fs.StringVar(&co.name, "cluster-name", "", "with -cluster: this replica's `name` (letters, digits, - and _); default: host name and process id")
+	fs.StringVar(&co.keyFile, "cluster-key", "", "with -cluster: the `file` of the key every replica seals snapshots with (at least 16 bytes)")
+	fs.IntVar(&co.streamReplicas, "cluster-stream-replicas", 1, "with -cluster: how many JetStream servers hold each stream (`N`: 1, or 3 for a three-server cluster)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if *cfgPath == "" || fs.NArg() > 0 {
 		fs.Usage()
-		return errors.New("usage: codemode-gateway -config FILE [-state DIR] [-isolation process|in-process] [-strict-preemption]")
+		return errors.New("usage: codemode-gateway -config FILE [-state DIR] [-isolation process|in-process] [-strict-preemption] [-cluster URLS -cluster-key FILE [-cluster-name NAME] [-cluster-stream-replicas N]]")
 	}
 	iso, err := codemode.ParseIsolation(*isolation)
 	if err != nil {
@@ -62,7 +67,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 
-	g, cfg, err := bootGateway(ctx, *cfgPath, *stateDir, runtimeOptions{strict: *strict, isolation: iso}, getenv, stderr)
+	g, cfg, err := bootGateway(ctx, *cfgPath, *stateDir, runtimeOptions{strict: *strict, isolation: iso, cluster: co}, getenv, stderr)
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,8 @@ package harness
 import (
 	"context"
 	"encoding/json"
+	"github.com/codemodekit/kit/reference/internal/cell"
+	"github.com/codemodekit/kit/reference/internal/runtimeaccess"
 	"os"
 	"path/filepath"
 	"strings"
@@ -106,6 +108,10 @@ func Boot(ctx context.Context, o Options) (*System, error) {
 	s.rt = codemode.New(ctx, opts)
 	return s, nil
 }
+
+// Runner is the runtime's cell runner, which a clustered gateway shares
+// with its other replicas (cell.Runner.Share).
+func (s *System) Runner() *cell.Runner { return runtimeaccess.Runner(s.rt) }
 
 // Close ends every turn and the runtime: nothing in memory survives.
 func (s *System) Close() {

@@ -1,0 +1,100 @@
+package main
+
+// This file holds the gateway's cluster mode (-cluster): its replicas keep
+// suspended runs and session transcripts in NATS JetStream, so any replica
+// answers any request (SPEC.md Appendix G).
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"regexp"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	codemode "github.com/codemodekit/kit/reference"
+	"github.com/codemodekit/kit/reference/internal/cell"
+	"github.com/codemodekit/kit/reference/internal/cluster"
+	"github.com/codemodekit/kit/reference/internal/config"
+	"github.com/codemodekit/kit/reference/internal/harness"
+)
+
+// clusterOptions are the -cluster flags; url "" is a gateway of one.
+type clusterOptions struct {
+	url            string
+	name           string // this replica's name; "" makes one
+	keyFile        string // the seal key every replica shares
+	streamReplicas int    // JetStream servers holding each stream
+}
+
+// member is a gateway's membership of its cluster.
+type member struct {
+	nc      *nats.Conn
+	replica *cluster.Replica
+}
+
+var replicaNamePattern = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
+
+// defaultReplicaName is the host name and process id, in the characters
+// a replica name may have.
+func defaultReplicaName() string {
+	host, _ := os.Hostname()
+	return replicaNamePattern.ReplaceAllString(fmt.Sprintf("%s-%d", host, os.Getpid()), "-")
+}
+
+// dialCluster connects to the cluster's NATS servers and opens its
+// transcript stream.
+func dialCluster(ctx context.Context, o clusterOptions) (*nats.Conn, codemode.TranscriptStore, error) {
+	if o.keyFile == "" {
+		return nil, nil, errors.New("-cluster needs -cluster-key: the seal key file every replica shares")
+	}
+	if o.name == "" {
+		o.name = defaultReplicaName()
+	}
+	nc, err := nats.Connect(o.url, nats.Name("codemode-gateway "+o.name), nats.MaxReconnects(-1))
+	if err != nil {
+		return nil, nil, fmt.Errorf("cluster: %w", err)
+	}
+	tr, err := cluster.OpenTranscripts(ctx, nc, o.streamReplicas)
+	if err != nil {
+		nc.Close()
+		return nil, nil, err
+	}
+	return nc, tr, nil
+}
+
+// joinCluster makes the booted runtime a replica: its suspended runs go
+// to the shared store, sealed with the cluster's key.
+func joinCluster(ctx context.Context, o clusterOptions, nc *nats.Conn, sys *harness.System) (*member, error) {
+	key, err := os.ReadFile(o.keyFile)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: seal key: %w", err)
+	}
+	if len(key) < 16 {
+		return nil, fmt.Errorf("cluster: the seal key in %s has %d bytes, fewer than 16", o.keyFile, len(key))
+	}
+	if o.name == "" {
+		o.name = defaultReplicaName()
+	}
+	rn := sys.Runner()
+	rp, err := cluster.Join(ctx, nc, cluster.Config{
+		Replica: o.name, MaxRuns: cell.MaxSuspendedRuns, StreamReplicas: o.streamReplicas,
+		MaxAge: time.Duration(config.SnapshotTTLSeconds.Range.Max) * time.Second,
+	}, rn)
+	if err != nil {
+		return nil, err
+	}
+	rn.Share(rp, key)
+	return &member{nc: nc, replica: rp}, nil
+}
+
+// leave ends the membership: the last replica to leave takes the stored
+// runs with it.
+func (m *member) leave() {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_ = m.replica.Leave(ctx)
+	m.nc.Close()
+}

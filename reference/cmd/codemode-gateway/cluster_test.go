@@ -1,0 +1,149 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+
+	"github.com/codemodekit/kit/fakes/fakemodel"
+	codemode "github.com/codemodekit/kit/reference"
+)
+
+// startNATS runs a JetStream server in this process on a loopback port.
+func startNATS(t *testing.T) string {
+	t.Helper()
+	s, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: -1, JetStream: true,
+		StoreDir: t.TempDir(), NoLog: true, NoSigs: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go s.Start()
+	if !s.ReadyForConnections(10 * time.Second) {
+		t.Fatal("nats server not ready")
+	}
+	t.Cleanup(func() {
+		s.Shutdown()
+		s.WaitForShutdown()
+	})
+	return s.ClientURL()
+}
+
+// startReplica boots one replica of a clustered gateway.
+func startReplica(t *testing.T, natsURL, keyFile, name string) *testGateway {
+	t.Helper()
+	return startGatewayWith(t, gatewayOptions{api: apiResponses, stream: true, runtime: runtimeOptions{
+		isolation: codemode.InProcess, cluster: clusterOptions{url: natsURL, name: name, keyFile: keyFile}}})
+}
+
+// turnIn starts a turn of agent run runID in session sessionKey.
+func (tg *testGateway) turnIn(t *testing.T, key, runID, sessionKey string) <-chan map[string]any {
+	t.Helper()
+	tg.model.Expect(key)
+	body, _ := json.Marshal(map[string]any{"model": "m", "input": key,
+		"metadata": map[string]string{"turnId": key, "runId": runID, "sessionKey": sessionKey}})
+	c := make(chan map[string]any, 1)
+	go func() {
+		resp, err := http.Post(tg.srv.URL+"/v1/responses", "application/json", bytes.NewReader(body))
+		if err != nil {
+			c <- map[string]any{"transport": err.Error()}
+			return
+		}
+		defer resp.Body.Close()
+		var out map[string]any
+		_ = json.NewDecoder(resp.Body).Decode(&out)
+		c <- out
+	}()
+	return c
+}
+
+// callOnce answers the turn's pending model request with one tool call
+// and returns the payload the next request carries for it.
+func (tg *testGateway) callOnce(t *testing.T, key, id, name string, args any) map[string]any {
+	t.Helper()
+	req, err := tg.model.Next(ctxT(t), key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := json.Marshal(args)
+	if err := req.Respond(fakemodel.Reply{ToolCalls: []fakemodel.ToolCall{{ID: id, Name: name, Arguments: raw}}}); err != nil {
+		t.Fatal(err)
+	}
+	req, err = tg.model.Next(ctxT(t), key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, ok := req.ToolOutput(id)
+	if !ok {
+		t.Fatalf("no output for %s", id)
+	}
+	var payload map[string]any
+	if err := json.Unmarshal([]byte(out), &payload); err != nil {
+		t.Fatalf("%s output is not JSON: %v\n%s", name, err, out)
+	}
+	if err := req.Respond(fakemodel.Reply{Text: "done"}); err != nil {
+		t.Fatal(err)
+	}
+	return payload
+}
+
+// TestCluster_waitOnAnotherReplica: a run suspended by a turn on one
+// replica is resumed by a later turn of the same agent run on another;
+// once the first replica has left, by a third turn from the store.
+func TestCluster_waitOnAnotherReplica(t *testing.T) {
+	natsURL := startNATS(t)
+	keyFile := filepath.Join(t.TempDir(), "seal.key")
+	if err := os.WriteFile(keyFile, []byte("a seal key the replicas share"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	a := startReplica(t, natsURL, keyFile, "a")
+	b := startReplica(t, natsURL, keyFile, "b")
+
+	code := map[string]string{"code": `await yield_control(); return "resumed"`}
+	done := a.turnIn(t, "t1", "ar-1", "s1")
+	first := a.callOnce(t, "t1", "call_1", "exec", code)
+	<-done
+	second := a.turnIn(t, "t2", "ar-1", "s1")
+	again := a.callOnce(t, "t2", "call_2", "exec", code)
+	<-second
+	if first["status"] != "waiting" || again["status"] != "waiting" {
+		t.Fatalf("execs = %v and %v, want waiting", first, again)
+	}
+
+	done = b.turnIn(t, "t3", "ar-1", "s1")
+	got := b.callOnce(t, "t3", "call_3", "wait", map[string]any{"runId": first["runId"]})
+	<-done
+	if got["status"] != "completed" || got["value"] != "resumed" {
+		t.Fatalf("wait on the other replica = %v, want completed", got)
+	}
+
+	a.g.Close()
+	done = b.turnIn(t, "t4", "ar-1", "s1")
+	got = b.callOnce(t, "t4", "call_4", "wait", map[string]any{"runId": again["runId"]})
+	<-done
+	if got["status"] != "completed" || got["value"] != "resumed" {
+		t.Fatalf("wait after the holder left = %v, want completed", got)
+	}
+
+	var tr struct {
+		Records []struct {
+			Type string `json:"type"`
+			Name string `json:"name"`
+		} `json:"records"`
+	}
+	getJSON(t, b.srv.URL+"/v1/transcript?sessionKey=s1", &tr)
+	execs := 0
+	for _, r := range tr.Records {
+		if r.Type == "tool_result" && r.Name == "exec" {
+			execs++
+		}
+	}
+	if execs != 2 {
+		t.Errorf("the other replica's transcript has %d exec results, want the 2 the first replica wrote", execs)
+	}
+}
