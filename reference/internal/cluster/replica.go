@@ -29,15 +29,16 @@ const (
 // A Replica is this process's membership of a clustered gateway. It
 // implements cell.Shared.
 type Replica struct {
-	runs   *Runs
-	nc     *nats.Conn
-	sub    *nats.Subscription
-	forget *nats.Subscription
-	stop   chan struct{}
-	wg     sync.WaitGroup
-	mu     sync.Mutex
-	halted bool
-	runner Runner
+	runs      *Runs
+	nc        *nats.Conn
+	sub       *nats.Subscription
+	forget    *nats.Subscription
+	forgetAll *nats.Subscription
+	stop      chan struct{}
+	wg        sync.WaitGroup
+	mu        sync.Mutex
+	halted    bool
+	runner    Runner
 }
 
 // Runner is what a replica asks of its cell runner (cell.Runner).
@@ -54,6 +55,10 @@ var _ cell.Shared = (*Replica)(nil)
 func presenceKey(name string) string   { return "replica." + name }
 func resumeSubject(name string) string { return "codemode.replica." + name + ".resume" }
 func forgetSubject(name string) string { return "codemode.replica." + name + ".forget" }
+
+// forgetAllSubject reaches every replica: runs an abort or a session's end
+// removed, whose holder must drop its copy and cancel its host work.
+const forgetAllSubject = "codemode.replicas.forget"
 
 // Join makes this process a replica: it opens the shared run store,
 // announces the replica's presence, and serves the waits other replicas
@@ -83,13 +88,20 @@ func Join(ctx context.Context, nc *nats.Conn, cfg Config, rn Runner) (*Replica, 
 	if err != nil {
 		return nil, err
 	}
-	rp.forget, err = nc.Subscribe(forgetSubject(cfg.Replica), func(m *nats.Msg) {
+	forget := func(m *nats.Msg) {
 		if id := string(m.Data); runIDPattern.MatchString(id) {
 			rn.Forget(id)
 		}
-	})
+	}
+	rp.forget, err = nc.Subscribe(forgetSubject(cfg.Replica), forget)
+	if err == nil {
+		rp.forgetAll, err = nc.Subscribe(forgetAllSubject, forget)
+	}
 	if err != nil {
 		_ = rp.sub.Unsubscribe()
+		if rp.forget != nil {
+			_ = rp.forget.Unsubscribe()
+		}
 		return nil, err
 	}
 	rp.wg.Go(rp.heartbeat)
@@ -141,7 +153,7 @@ func (rp *Replica) halt() error {
 	rp.mu.Lock()
 	rp.halted = true
 	rp.mu.Unlock()
-	err := errors.Join(rp.sub.Unsubscribe(), rp.forget.Unsubscribe())
+	err := errors.Join(rp.sub.Unsubscribe(), rp.forget.Unsubscribe(), rp.forgetAll.Unsubscribe())
 	close(rp.stop)
 	rp.wg.Wait()
 	return err
@@ -233,9 +245,15 @@ func (rp *Replica) Release(ctx context.Context, id string) error { return rp.run
 // Remove implements cell.Shared.
 func (rp *Replica) Remove(ctx context.Context, id string) error { return rp.runs.Remove(ctx, id) }
 
-// RemoveWhere implements cell.Shared.
+// RemoveWhere implements cell.Shared: the runs go from the store, and
+// every replica learns of them, so that their holder drops its copy and
+// cancels the host work it runs for them (an abort, the end of a session).
 func (rp *Replica) RemoveWhere(ctx context.Context, match func(cell.Scope) bool) ([]string, error) {
-	return rp.runs.RemoveWhere(ctx, func(r *Record) bool { return match(cellScope(r.Scope)) })
+	gone, err := rp.runs.RemoveWhere(ctx, func(r *Record) bool { return match(cellScope(r.Scope)) })
+	for _, id := range gone {
+		_ = rp.nc.Publish(forgetAllSubject, []byte(id))
+	}
+	return gone, err
 }
 
 // Sweep implements cell.Shared.

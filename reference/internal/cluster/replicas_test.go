@@ -26,6 +26,9 @@ type gateHost struct {
 	cat      *catalog.Catalog
 	gate     chan struct{}
 	once     sync.Once
+	// cancelled, when set, hears of every call cancelled before the gate
+	// opened.
+	cancelled chan struct{}
 }
 
 func newGateHost(timeoutMs int) *gateHost {
@@ -41,6 +44,9 @@ func (h *gateHost) Call(ctx context.Context, e catalog.Entry, input json.RawMess
 	select {
 	case <-h.gate:
 	case <-ctx.Done():
+		if h.cancelled != nil {
+			h.cancelled <- struct{}{}
+		}
 		return cell.ToolResult{}, ctx.Err()
 	}
 	return cell.ToolResult{Content: json.RawMessage(`[]`), Details: input}, nil
@@ -222,13 +228,23 @@ func TestReplicas_sameWaitTwice(t *testing.T) {
 }
 
 // TestReplicas_sessionEnd: the end of a session on one replica disposes of
-// its runs held by another.
+// its runs held by another, whose host work is cancelled at once.
 func TestReplicas_sessionEnd(t *testing.T) {
 	s := startServer(t)
 	rs := startReplicas(t, s, 2)
-	h := newGateHost(10000)
+	h := newGateHost(500)
+	pending := mustWaiting(t, execOn(rs[0], h, `return await tools.callValue("openclaw:core:echo", {})`))
 	id := mustWaiting(t, execOn(rs[0], h, `await yield_control(); return 1`))
+	h.cancelled = make(chan struct{}, 1)
 	rs[1].rn.DropSession(cellScopeA.SessionKey)
+	select {
+	case <-h.cancelled:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the holder's host work was not cancelled")
+	}
+	if res := waitOn(rs[0], h, pending); res.Error != cell.MsgRunUnavailable {
+		t.Errorf("wait for the pending run = %s %q, want %q", res.Status, res.Error, cell.MsgRunUnavailable)
+	}
 	if res := waitOn(rs[0], h, id); res.Error != cell.MsgRunUnavailable {
 		t.Errorf("wait after the session ended = %s %q, want %q", res.Status, res.Error, cell.MsgRunUnavailable)
 	}
