@@ -6,10 +6,14 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"regexp"
+	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -33,6 +37,7 @@ type clusterOptions struct {
 type member struct {
 	nc      *nats.Conn
 	replica *cluster.Replica
+	name    string
 }
 
 var replicaNamePattern = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
@@ -87,7 +92,49 @@ func joinCluster(ctx context.Context, o clusterOptions, nc *nats.Conn, sys *harn
 		return nil, err
 	}
 	rn.Share(rp, key)
-	return &member{nc: nc, replica: rp}, nil
+	return &member{nc: nc, replica: rp, name: o.name}, nil
+}
+
+// turnSubject is where the replica running a turn answers for it: the
+// other replicas forward the admin requests of turns they do not run
+// (its trajectory, its abort).
+func turnSubject(turnID, op string) string {
+	sum := sha256.Sum256([]byte(turnID))
+	return "codemode.turn." + hex.EncodeToString(sum[:16]) + "." + op
+}
+
+// A turnReply is an admin answer about a turn, as another replica gave it.
+type turnReply struct {
+	Status int             `json:"status"`
+	Body   json.RawMessage `json:"body"`
+}
+
+// serveTurn answers the other replicas' admin requests for lt until the
+// subscription is dropped; answer gives the status and body for an op.
+func (m *member) serveTurn(lt *liveTurn, answer func(lt *liveTurn, op string) (int, any)) (*nats.Subscription, error) {
+	return m.nc.Subscribe(turnSubject(lt.id, "*"), func(msg *nats.Msg) {
+		op := msg.Subject[strings.LastIndexByte(msg.Subject, '.')+1:]
+		status, v := answer(lt, op)
+		body, _ := json.Marshal(v)
+		reply, _ := json.Marshal(turnReply{Status: status, Body: body})
+		_ = msg.Respond(reply)
+	})
+}
+
+// askTurn forwards an admin request for a turn this replica does not
+// run; found is false when no replica runs it.
+func (m *member) askTurn(ctx context.Context, turnID, op string) (reply turnReply, found bool, err error) {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	msg, err := m.nc.RequestWithContext(ctx, turnSubject(turnID, op), nil)
+	if errors.Is(err, nats.ErrNoResponders) {
+		return turnReply{}, false, nil
+	}
+	if err != nil {
+		return turnReply{}, false, err
+	}
+	err = json.Unmarshal(msg.Data, &reply)
+	return reply, err == nil, err
 }
 
 // leave ends the membership: the last replica to leave takes the stored

@@ -147,3 +147,47 @@ func TestCluster_waitOnAnotherReplica(t *testing.T) {
 		t.Errorf("the other replica's transcript has %d exec results, want the 2 the first replica wrote", execs)
 	}
 }
+
+// TestCluster_turnAdminOnAnyReplica: the trajectory and the abort of a
+// turn that one replica runs are answered through another; a turn no
+// replica runs is unknown.
+func TestCluster_turnAdminOnAnyReplica(t *testing.T) {
+	natsURL := startNATS(t)
+	keyFile := filepath.Join(t.TempDir(), "seal.key")
+	if err := os.WriteFile(keyFile, []byte("a seal key the replicas share"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	a := startReplica(t, natsURL, keyFile, "a")
+	b := startReplica(t, natsURL, keyFile, "b")
+
+	done := a.turnIn(t, "t1", "ar-1", "s1")
+	a.callOnce(t, "t1", "call_1", "exec", map[string]string{"code": `return 1`})
+	<-done
+	var tr struct {
+		Events []struct {
+			ToolCallID string `json:"toolCallId"`
+		} `json:"events"`
+	}
+	getJSON(t, b.srv.URL+"/v1/turns/t1/trajectory", &tr)
+	if len(tr.Events) == 0 || tr.Events[0].ToolCallID != "call_1" {
+		t.Fatalf("trajectory through the other replica = %+v, want the exec call", tr)
+	}
+
+	done = a.turnIn(t, "t2", "ar-2", "s1")
+	if _, err := a.model.Next(ctxT(t), "t2"); err != nil {
+		t.Fatal(err)
+	}
+	b.abort(t, "t2")
+	if res := <-done; res["status"] != "cancelled" {
+		t.Fatalf("the turn aborted through the other replica answered %v", res)
+	}
+
+	resp, err := http.Get(b.srv.URL + "/v1/turns/nobody/trajectory")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound {
+		t.Errorf("a turn no replica runs: status %d, want 404", resp.StatusCode)
+	}
+}

@@ -51,6 +51,7 @@ type liveTurn struct {
 	id     string
 	tu     *harness.Turn
 	cancel context.CancelCauseFunc
+	sub    *nats.Subscription // with -cluster: where other replicas ask for it
 }
 
 // errAborted is the cause of a turn's context when a client aborts it.
@@ -332,11 +333,20 @@ func checkPayload(body []byte, visible []string) error {
 func (g *gateway) keep(lt *liveTurn) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if _, dup := g.turns[lt.id]; !dup {
+	if old, dup := g.turns[lt.id]; !dup {
 		g.order = append(g.order, lt.id)
+	} else if old.sub != nil {
+		_ = old.sub.Unsubscribe()
 	}
 	g.turns[lt.id] = lt
+	if g.member != nil {
+		// The other replicas ask this one for the turn's admin requests.
+		lt.sub, _ = g.member.serveTurn(lt, g.answerTurn)
+	}
 	for len(g.order) > maxKeptTurns {
+		if old := g.turns[g.order[0]]; old.sub != nil {
+			_ = old.sub.Unsubscribe()
+		}
 		delete(g.turns, g.order[0])
 		g.order = g.order[1:]
 	}
@@ -354,6 +364,9 @@ func (g *gateway) newTurnID() string {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.seq++
+	if g.member != nil {
+		return fmt.Sprintf("turn-%s-%d", g.member.name, g.seq)
+	}
 	return fmt.Sprintf("turn-%d", g.seq)
 }
 

@@ -212,30 +212,53 @@ func responseBody(id string, created int64, turnID, status, text string, e map[s
 }
 
 func (g *gateway) serveAbort(w http.ResponseWriter, r *http.Request) {
-	lt, ok := g.turn(r.PathValue("id"))
-	if !ok {
-		writeError(w, http.StatusNotFound, "unknown_turn", "no turn "+strconv.Quote(r.PathValue("id")))
-		return
-	}
-	// The run learns it was aborted before its context ends, so a cell in
-	// progress fails as aborted (CM-8.38).
-	lt.tu.Abort()
-	lt.cancel(errAborted)
-	writeJSON(w, http.StatusOK, map[string]any{"aborted": true})
+	g.serveTurnOp(w, r, "abort")
 }
 
 func (g *gateway) serveTrajectory(w http.ResponseWriter, r *http.Request) {
-	lt, ok := g.turn(r.PathValue("id"))
-	if !ok {
-		writeError(w, http.StatusNotFound, "unknown_turn", "no turn "+strconv.Quote(r.PathValue("id")))
+	g.serveTurnOp(w, r, "trajectory")
+}
+
+// serveTurnOp answers an admin request for a turn: this replica's, or, in
+// cluster mode, the replica's that runs it.
+func (g *gateway) serveTurnOp(w http.ResponseWriter, r *http.Request, op string) {
+	id := r.PathValue("id")
+	if lt, ok := g.turn(id); ok {
+		status, v := g.answerTurn(lt, op)
+		writeJSON(w, status, v)
 		return
 	}
-	events, err := lt.tu.Trajectory()
-	if err != nil {
-		writeError(w, http.StatusInternalServerError, "gateway_error", err.Error())
-		return
+	if g.member != nil {
+		reply, found, err := g.member.askTurn(r.Context(), id, op)
+		if err != nil {
+			writeError(w, http.StatusBadGateway, "gateway_error", err.Error())
+			return
+		}
+		if found {
+			writeJSON(w, reply.Status, reply.Body)
+			return
+		}
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"events": events})
+	writeError(w, http.StatusNotFound, "unknown_turn", "no turn "+strconv.Quote(id))
+}
+
+// answerTurn performs an admin op on a turn this replica runs.
+func (g *gateway) answerTurn(lt *liveTurn, op string) (int, any) {
+	switch op {
+	case "abort":
+		// The run learns it was aborted before its context ends, so a
+		// cell in progress fails as aborted (CM-8.38).
+		lt.tu.Abort()
+		lt.cancel(errAborted)
+		return http.StatusOK, map[string]any{"aborted": true}
+	case "trajectory":
+		events, err := lt.tu.Trajectory()
+		if err != nil {
+			return http.StatusInternalServerError, errorBody("gateway_error", err.Error())
+		}
+		return http.StatusOK, map[string]any{"events": events}
+	}
+	return http.StatusNotFound, errorBody("unknown_op", op)
 }
 
 // serveSessionEnd ends the session named by the body's sessionKey, as a
@@ -282,7 +305,12 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 }
 
 func writeError(w http.ResponseWriter, status int, code, msg string) {
-	writeJSON(w, status, map[string]any{"error": map[string]any{"type": "invalid_request_error", "code": code, "message": msg}})
+	writeJSON(w, status, errorBody(code, msg))
+}
+
+// errorBody is the body of an error answer.
+func errorBody(code, msg string) map[string]any {
+	return map[string]any{"error": map[string]any{"type": "invalid_request_error", "code": code, "message": msg}}
 }
 
 func writeEvent(w http.ResponseWriter, event string, v any) {
