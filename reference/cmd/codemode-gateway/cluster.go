@@ -11,8 +11,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -38,6 +40,7 @@ type member struct {
 	nc      *nats.Conn
 	replica *cluster.Replica
 	name    string
+	subs    []*nats.Subscription
 }
 
 var replicaNamePattern = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
@@ -137,11 +140,70 @@ func (m *member) askTurn(ctx context.Context, turnID, op string) (reply turnRepl
 	return reply, err == nil, err
 }
 
+// debugLogSubject is where every replica answers with its debug log.
+const debugLogSubject = "codemode.debuglog"
+
+// A debugLogReply is one replica's debug log.
+type debugLogReply struct {
+	Replica string `json:"replica"`
+	Text    string `json:"text"`
+}
+
+// serveDebugLog answers the other replicas' requests for this one's debug
+// log with text().
+func (m *member) serveDebugLog(text func() string) error {
+	sub, err := m.nc.Subscribe(debugLogSubject, func(msg *nats.Msg) {
+		b, _ := json.Marshal(debugLogReply{Replica: m.name, Text: text()})
+		_ = msg.Respond(b)
+	})
+	m.subs = append(m.subs, sub)
+	return err
+}
+
+// debugLog is the debug log of the whole cluster: every present
+// replica's, one after another in name order. A replica that does not
+// answer within a few seconds is left out.
+func (m *member) debugLog(ctx context.Context) (string, error) {
+	members, err := m.replica.Members(ctx)
+	if err != nil {
+		return "", err
+	}
+	inbox := m.nc.NewRespInbox()
+	sub, err := m.nc.SubscribeSync(inbox)
+	if err != nil {
+		return "", err
+	}
+	defer sub.Unsubscribe()
+	if err := m.nc.PublishRequest(debugLogSubject, inbox, nil); err != nil {
+		return "", err
+	}
+	logs := map[string]string{}
+	deadline := time.Now().Add(3 * time.Second)
+	for len(logs) < len(members) {
+		msg, err := sub.NextMsg(time.Until(deadline))
+		if err != nil {
+			break
+		}
+		var r debugLogReply
+		if json.Unmarshal(msg.Data, &r) == nil {
+			logs[r.Replica] = r.Text
+		}
+	}
+	var b strings.Builder
+	for _, name := range slices.Sorted(maps.Keys(logs)) {
+		b.WriteString(logs[name])
+	}
+	return b.String(), nil
+}
+
 // leave ends the membership: the last replica to leave takes the stored
 // runs with it.
 func (m *member) leave() {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
+	for _, sub := range m.subs {
+		_ = sub.Unsubscribe()
+	}
 	_ = m.replica.Leave(ctx)
 	m.nc.Close()
 }

@@ -3,9 +3,12 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -37,7 +40,7 @@ func startNATS(t *testing.T) string {
 // startReplica boots one replica of a clustered gateway.
 func startReplica(t *testing.T, natsURL, keyFile, name string) *testGateway {
 	t.Helper()
-	return startGatewayWith(t, gatewayOptions{api: apiResponses, stream: true, runtime: runtimeOptions{
+	return startGatewayWith(t, gatewayOptions{api: apiResponses, stream: true, env: map[string]string{envDebugCodeMode: "1"}, runtime: runtimeOptions{
 		isolation: codemode.InProcess, cluster: clusterOptions{url: natsURL, name: name, keyFile: keyFile}}})
 }
 
@@ -113,6 +116,18 @@ func TestCluster_waitOnAnotherReplica(t *testing.T) {
 	<-second
 	if first["status"] != "waiting" || again["status"] != "waiting" {
 		t.Fatalf("execs = %v and %v, want waiting", first, again)
+	}
+	// The other replica's debug log has the lifecycle lines of both.
+	resp, err := http.Get(b.srv.URL + "/v1/debug/log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	log, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	for _, id := range []any{first["runId"], again["runId"]} {
+		if !strings.Contains(string(log), fmt.Sprintf("code mode suspended runId=%s", id)) {
+			t.Errorf("the other replica's debug log has no suspension line of %s:\n%s", id, log)
+		}
 	}
 
 	done = b.turnIn(t, "t3", "ar-1", "s1")

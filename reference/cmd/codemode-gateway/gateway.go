@@ -99,7 +99,10 @@ func bootGateway(ctx context.Context, path, stateDir string, ro runtimeOptions, 
 	}
 	g.sys = sys
 	if nc != nil {
-		if g.member, err = joinCluster(ctx, ro.cluster, nc, sys); err != nil {
+		if g.member, err = joinCluster(ctx, ro.cluster, nc, sys); err == nil {
+			err = g.member.serveDebugLog(g.localDebugLog)
+		}
+		if err != nil {
 			sys.Close()
 			nc.Close()
 			return nil, nil, err
@@ -107,6 +110,10 @@ func bootGateway(ctx context.Context, path, stateDir string, ro runtimeOptions, 
 	}
 	return g, cfg, nil
 }
+
+// localDebugLog is this process's debug log: the runtime's lines, then
+// the gateway's own.
+func (g *gateway) localDebugLog() string { return g.sys.Log() + g.log.text() }
 
 // Close aborts every turn and closes the runtime.
 func (g *gateway) Close() {

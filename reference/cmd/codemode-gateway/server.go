@@ -33,8 +33,17 @@ func (g *gateway) handler() http.Handler {
 	mux.HandleFunc("GET /v1/transcript", g.serveTranscript)
 	mux.HandleFunc("POST /v1/sessions/end", g.serveSessionEnd)
 	mux.HandleFunc("GET /v1/debug/log", func(w http.ResponseWriter, r *http.Request) {
+		text := g.localDebugLog()
+		if g.member != nil {
+			// Every replica's log: a turn's lines are where it ran.
+			var err error
+			if text, err = g.member.debugLog(r.Context()); err != nil {
+				writeError(w, http.StatusBadGateway, "gateway_error", err.Error())
+				return
+			}
+		}
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		_, _ = io.WriteString(w, g.sys.Log()+g.log.text())
+		_, _ = io.WriteString(w, text)
 	})
 	mux.HandleFunc("GET /v1/registrations", func(w http.ResponseWriter, r *http.Request) {
 		errs := g.sys.RegistrationErrors()

@@ -159,6 +159,9 @@ func (rp *Replica) halt() error {
 	return err
 }
 
+// Members lists the replicas present now, this one included.
+func (rp *Replica) Members(ctx context.Context) ([]string, error) { return rp.alive(ctx) }
+
 // alive lists the replicas present now.
 func (rp *Replica) alive(ctx context.Context) ([]string, error) {
 	keys, err := rp.runs.keys(ctx, "replica.*")
