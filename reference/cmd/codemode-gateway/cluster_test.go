@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -10,31 +9,23 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/nats-io/nats-server/v2/server"
 
 	"github.com/codemodekit/kit/fakes/fakemodel"
 	codemode "github.com/codemodekit/kit/reference"
+	"github.com/codemodekit/kit/reference/internal/cluster/clustertest"
 )
 
-// startNATS runs a JetStream server in this process on a loopback port.
-func startNATS(t *testing.T) string {
+// startNATS runs a JetStream server in this process and returns its URL.
+func startNATS(t *testing.T) string { return clustertest.Server(t).ClientURL() }
+
+// sealKeyFile writes a seal key the replicas of a test share.
+func sealKeyFile(t *testing.T) string {
 	t.Helper()
-	s, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: -1, JetStream: true,
-		StoreDir: t.TempDir(), NoLog: true, NoSigs: true})
-	if err != nil {
+	path := filepath.Join(t.TempDir(), "seal.key")
+	if err := os.WriteFile(path, []byte("a seal key the replicas share"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	go s.Start()
-	if !s.ReadyForConnections(10 * time.Second) {
-		t.Fatal("nats server not ready")
-	}
-	t.Cleanup(func() {
-		s.Shutdown()
-		s.WaitForShutdown()
-	})
-	return s.ClientURL()
+	return path
 }
 
 // startReplica boots one replica of a clustered gateway.
@@ -42,27 +33,6 @@ func startReplica(t *testing.T, natsURL, keyFile, name string) *testGateway {
 	t.Helper()
 	return startGatewayWith(t, gatewayOptions{api: apiResponses, stream: true, env: map[string]string{envDebugCodeMode: "1"}, runtime: runtimeOptions{
 		isolation: codemode.InProcess, cluster: clusterOptions{url: natsURL, name: name, keyFile: keyFile}}})
-}
-
-// turnIn starts a turn of agent run runID in session sessionKey.
-func (tg *testGateway) turnIn(t *testing.T, key, runID, sessionKey string) <-chan map[string]any {
-	t.Helper()
-	tg.model.Expect(key)
-	body, _ := json.Marshal(map[string]any{"model": "m", "input": key,
-		"metadata": map[string]string{"turnId": key, "runId": runID, "sessionKey": sessionKey}})
-	c := make(chan map[string]any, 1)
-	go func() {
-		resp, err := http.Post(tg.srv.URL+"/v1/responses", "application/json", bytes.NewReader(body))
-		if err != nil {
-			c <- map[string]any{"transport": err.Error()}
-			return
-		}
-		defer resp.Body.Close()
-		var out map[string]any
-		_ = json.NewDecoder(resp.Body).Decode(&out)
-		c <- out
-	}()
-	return c
 }
 
 // callOnce answers the turn's pending model request with one tool call
@@ -99,11 +69,7 @@ func (tg *testGateway) callOnce(t *testing.T, key, id, name string, args any) ma
 // replica is resumed by a later turn of the same agent run on another;
 // once the first replica has left, by a third turn from the store.
 func TestCluster_waitOnAnotherReplica(t *testing.T) {
-	natsURL := startNATS(t)
-	keyFile := filepath.Join(t.TempDir(), "seal.key")
-	if err := os.WriteFile(keyFile, []byte("a seal key the replicas share"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	natsURL, keyFile := startNATS(t), sealKeyFile(t)
 	a := startReplica(t, natsURL, keyFile, "a")
 	b := startReplica(t, natsURL, keyFile, "b")
 
@@ -167,11 +133,7 @@ func TestCluster_waitOnAnotherReplica(t *testing.T) {
 // turn that one replica runs are answered through another; a turn no
 // replica runs is unknown.
 func TestCluster_turnAdminOnAnyReplica(t *testing.T) {
-	natsURL := startNATS(t)
-	keyFile := filepath.Join(t.TempDir(), "seal.key")
-	if err := os.WriteFile(keyFile, []byte("a seal key the replicas share"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	natsURL, keyFile := startNATS(t), sealKeyFile(t)
 	a := startReplica(t, natsURL, keyFile, "a")
 	b := startReplica(t, natsURL, keyFile, "b")
 

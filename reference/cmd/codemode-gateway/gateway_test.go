@@ -93,8 +93,19 @@ func startGatewayWith(t testing.TB, o gatewayOptions) *testGateway {
 // with the response body.
 func (tg *testGateway) startTurn(t testing.TB, key, sessionKey string) <-chan map[string]any {
 	t.Helper()
+	return tg.turnIn(t, key, "", sessionKey)
+}
+
+// turnIn starts a turn of agent run runID ("": the gateway's default) in
+// session sessionKey.
+func (tg *testGateway) turnIn(t testing.TB, key, runID, sessionKey string) <-chan map[string]any {
+	t.Helper()
 	tg.model.Expect(key)
-	body, _ := json.Marshal(map[string]any{"model": "m", "input": key, "metadata": map[string]string{"turnId": key, "sessionKey": sessionKey}})
+	md := map[string]string{"turnId": key, "sessionKey": sessionKey}
+	if runID != "" {
+		md["runId"] = runID
+	}
+	body, _ := json.Marshal(map[string]any{"model": "m", "input": key, "metadata": md})
 	c := make(chan map[string]any, 1)
 	go func() {
 		resp, err := http.Post(tg.srv.URL+"/v1/responses", "application/json", bytes.NewReader(body))

@@ -147,6 +147,14 @@ func wantCompleted(t *testing.T, res cell.Result, value string) {
 	}
 }
 
+// wantUnavailable checks that a wait found no run.
+func wantUnavailable(t *testing.T, what string, res cell.Result) {
+	t.Helper()
+	if res.Status != "failed" || res.Error != cell.MsgRunUnavailable {
+		t.Errorf("%s = %s %q, want failed %q", what, res.Status, res.Error, cell.MsgRunUnavailable)
+	}
+}
+
 // TestReplicas_waitOnAnyReplica: a run suspended in one replica is resumed
 // by a wait sent to another; the holder runs the leg (its host work is
 // there), so the result is the same.
@@ -156,9 +164,7 @@ func TestReplicas_waitOnAnyReplica(t *testing.T) {
 	h := newGateHost(10000)
 	id := mustWaiting(t, execOn(rs[0], h, `text("a"); await yield_control("x"); return 42`))
 	wantCompleted(t, waitOn(rs[1], h, id), "42")
-	if res := waitOn(rs[0], h, id); res.Error != cell.MsgRunUnavailable {
-		t.Errorf("a second wait = %s %q, want %q", res.Status, res.Error, cell.MsgRunUnavailable)
-	}
+	wantUnavailable(t, "a second wait", waitOn(rs[0], h, id))
 }
 
 // TestReplicas_pendingWorkOnTheHolder: host work that outlives the exec
@@ -242,12 +248,8 @@ func TestReplicas_sessionEnd(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("the holder's host work was not cancelled")
 	}
-	if res := waitOn(rs[0], h, pending); res.Error != cell.MsgRunUnavailable {
-		t.Errorf("wait for the pending run = %s %q, want %q", res.Status, res.Error, cell.MsgRunUnavailable)
-	}
-	if res := waitOn(rs[0], h, id); res.Error != cell.MsgRunUnavailable {
-		t.Errorf("wait after the session ended = %s %q, want %q", res.Status, res.Error, cell.MsgRunUnavailable)
-	}
+	wantUnavailable(t, "the wait for the pending run", waitOn(rs[0], h, pending))
+	wantUnavailable(t, "the wait for the yielded run", waitOn(rs[0], h, id))
 }
 
 // TestReplicas_lastOneOut: a replica leaving removes nothing while another

@@ -103,18 +103,7 @@ func TestClaim_race(t *testing.T) {
 		if err := replicas[0].Put(ctx, &Record{ID: id, Scope: scopeA}, nil, time.Minute); err != nil {
 			t.Fatal(err)
 		}
-		var wg sync.WaitGroup
-		got := make([]Refusal, len(replicas))
-		for j, rs := range replicas {
-			wg.Go(func() {
-				var err error
-				if _, got[j], err = rs.Claim(ctx, id, scopeA, time.Minute); err != nil {
-					t.Error(err)
-				}
-			})
-		}
-		wg.Wait()
-		slices.Sort(got)
+		got := claimAtOnce(t, replicas, id)
 		if diff := cmp.Diff([]Refusal{Claimed, Resuming}, got); diff != "" {
 			t.Fatalf("%s: claims mismatch (-want +got):\n%s", id, diff)
 		}
@@ -122,6 +111,26 @@ func TestClaim_race(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// claimAtOnce has every replica claim run id at the same time and
+// returns their answers, sorted.
+func claimAtOnce(t *testing.T, replicas []*Runs, id string) []Refusal {
+	t.Helper()
+	ctx := testCtx(t)
+	var wg sync.WaitGroup
+	got := make([]Refusal, len(replicas))
+	for j, rs := range replicas {
+		wg.Go(func() {
+			var err error
+			if _, got[j], err = rs.Claim(ctx, id, scopeA, time.Minute); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	slices.Sort(got)
+	return got
 }
 
 // TestPut_capIsClusterWide has three replicas store more runs at once than
@@ -365,18 +374,7 @@ func TestCluster_threeServers(t *testing.T) {
 		if err := replicas[i%3].Put(ctx, &Record{ID: id, Scope: scopeA}, map[string][]byte{"image": make([]byte, 2*MaxInline)}, time.Minute); err != nil {
 			t.Fatal(err)
 		}
-		var wg sync.WaitGroup
-		got := make([]Refusal, len(replicas))
-		for j, rs := range replicas {
-			wg.Go(func() {
-				var err error
-				if _, got[j], err = rs.Claim(ctx, id, scopeA, time.Minute); err != nil {
-					t.Error(err)
-				}
-			})
-		}
-		wg.Wait()
-		slices.Sort(got)
+		got := claimAtOnce(t, replicas, id)
 		if diff := cmp.Diff([]Refusal{Claimed, Resuming, Resuming}, got); diff != "" {
 			t.Fatalf("%s: claims mismatch (-want +got):\n%s", id, diff)
 		}
