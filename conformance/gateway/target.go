@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -48,7 +49,22 @@ type Options struct {
 	// Fixtures resolves real MCP server fixtures; nil leaves them to the
 	// gateway, which then reports the scenario not applicable.
 	Fixtures func() driver.MCPFixtures
+	// Replicas, when more than 1, runs that many replicas of a clustered
+	// gateway behind a front that sends each request to the next replica
+	// in turn (SPEC.md Appendix G), all with Command, in which
+	// NATSPlaceholder is the URL of the NATS JetStream server the suite
+	// starts for the scenario from NATSServer, KeyPlaceholder a seal key
+	// file the replicas share, and ReplicaPlaceholder the replica's name.
+	Replicas   int
+	NATSServer string
 }
+
+// Placeholders of a replica's command (Options.Replicas).
+const (
+	NATSPlaceholder    = "{nats}"
+	KeyPlaceholder     = "{cluster-key}"
+	ReplicaPlaceholder = "{replica}"
+)
 
 // fakeProviderKey is the API key of the fake model provider: the gateway
 // sends it with every model request, so the suite can compare credentials
@@ -80,8 +96,10 @@ type target struct {
 	host     *wire.HTTPHost
 	mcp      *driver.MCPSetup
 
+	nats *natsServer // with Options.Replicas: the scenario's NATS server
+
 	mu      sync.Mutex
-	proc    *process
+	proc    *fleet
 	gen     int // counts processes: a restart makes the next generation
 	turnSeq int
 	closed  bool
@@ -100,6 +118,11 @@ func (t *target) Start(ctx context.Context, s *conformance.Setup) error {
 		return err
 	}
 	t.mcp = driver.NewMCPSetup(t.opts.Fixtures)
+	if t.opts.Replicas > 1 {
+		if t.nats, err = startNATS(t.opts.NATSServer, dir); err != nil {
+			return err
+		}
+	}
 	return t.boot()
 }
 
@@ -121,7 +144,7 @@ func (t *target) boot() error {
 	for i, a := range t.opts.Command {
 		argv[i] = strings.ReplaceAll(a, ConfigPlaceholder, t.cfgPath)
 	}
-	p, err := spawn(argv, env, t.opts.Dir)
+	p, err := t.spawnFleet(argv, env)
 	if err != nil {
 		return err
 	}
@@ -134,6 +157,45 @@ func (t *target) boot() error {
 	t.proc = p
 	t.gen++
 	return nil
+}
+
+// spawnFleet starts the gateway: one process, or the replicas and their
+// front.
+func (t *target) spawnFleet(argv, env []string) (*fleet, error) {
+	if t.opts.Replicas <= 1 {
+		p, err := spawn(argv, env, t.opts.Dir)
+		if err != nil {
+			return nil, err
+		}
+		return &fleet{procs: []*process{p}, url: p.url}, nil
+	}
+	keyFile := filepath.Join(t.stateDir, "seal.key")
+	if err := os.WriteFile(keyFile, []byte("the seal key of this scenario's replicas"), 0o600); err != nil {
+		return nil, err
+	}
+	f := &fleet{}
+	var urls []string
+	for k := 1; k <= t.opts.Replicas; k++ {
+		r := strings.NewReplacer(NATSPlaceholder, t.nats.url, KeyPlaceholder, keyFile, ReplicaPlaceholder, "replica-"+strconv.Itoa(k))
+		args := make([]string, len(argv))
+		for i, a := range argv {
+			args[i] = r.Replace(a)
+		}
+		p, err := spawn(args, env, t.opts.Dir)
+		if err != nil {
+			_ = f.stop(stopGrace)
+			return nil, err
+		}
+		f.procs = append(f.procs, p)
+		urls = append(urls, p.url)
+	}
+	front, err := newFront(urls)
+	if err != nil {
+		_ = f.stop(stopGrace)
+		return nil, err
+	}
+	f.front, f.url = front, front.URL
+	return f, nil
 }
 
 // writeConfig writes the gateway's configuration for the current setup:
@@ -206,7 +268,7 @@ func (t *target) tools() (server, client []wire.Spec) {
 }
 
 // current returns the running gateway and its generation.
-func (t *target) current() (*process, int, error) {
+func (t *target) current() (*fleet, int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.closed || t.proc == nil {
@@ -253,6 +315,9 @@ func (t *target) Close() error {
 	if t.mcp != nil {
 		t.mcp.Close()
 	}
+	if t.nats != nil {
+		err = errors.Join(err, t.nats.p.stop(stopGrace))
+	}
 	if t.stateDir != "" {
 		_ = os.RemoveAll(t.stateDir)
 	}
@@ -270,7 +335,7 @@ func (t *target) get(ctx context.Context, path string, v any) error {
 
 // do makes one admin request of p; an error status fails it with the
 // gateway's message.
-func (t *target) do(ctx context.Context, p *process, method, path string, body, v any) error {
+func (t *target) do(ctx context.Context, p *fleet, method, path string, body, v any) error {
 	var r io.Reader
 	if body != nil {
 		b, err := json.Marshal(body)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/codemodekit/kit/conformance/gateway"
 	"github.com/codemodekit/kit/reference/codemodetest"
+	"github.com/codemodekit/kit/tools/internal/repo"
 	"github.com/codemodekit/kit/tools/internal/report"
 )
 
@@ -19,13 +20,37 @@ const gatewayTarget = "gateway"
 // referenceGateway is the package of the reference gateway.
 const referenceGateway = "github.com/codemodekit/kit/reference/cmd/codemode-gateway"
 
+// natsServerModule is the NATS server the replicas of a clustered gateway
+// share; the reference module pins its version.
+const natsServerModule = "github.com/nats-io/nats-server/v2"
+
+// buildNATSServer builds the NATS server from the version the reference
+// module pins, into the repository's cache, once.
+func buildNATSServer() (string, error) {
+	root, err := repo.Root()
+	if err != nil {
+		return "", fmt.Errorf("--gateway-replicas: the NATS server is built from the repository: %w", err)
+	}
+	bin := filepath.Join(root, ".cache", "bin", "nats-server")
+	cmd := exec.Command("go", "build", "-o", bin, natsServerModule)
+	cmd.Dir = filepath.Join(root, "reference")
+	cmd.Env = append(os.Environ(), "GOWORK=off")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("building the NATS server: %v\n%s", err, out)
+	}
+	return bin, nil
+}
+
 // gatewayInfo makes the wire target for the gateway command cmd (the
 // reference gateway, built now, when cmd is empty, run with isolation and,
 // if strict, -strict-preemption) and returns its name and a cleanup that
 // removes what it built.
-func gatewayInfo(cmd, api, isolation string, strict bool) (targetInfo, string, func(), error) {
+func gatewayInfo(cmd, api, isolation string, strict bool, replicas int) (targetInfo, string, func(), error) {
 	if api != "openai-responses" && api != "openai-completions" {
 		return targetInfo{}, "", nil, fmt.Errorf("--gateway-api %q: want openai-responses or openai-completions", api)
+	}
+	if replicas < 1 {
+		return targetInfo{}, "", nil, fmt.Errorf("--gateway-replicas %d: want 1 or more", replicas)
 	}
 	name, cleanup := gatewayTarget, func() {}
 	var argv []string
@@ -44,6 +69,9 @@ func gatewayInfo(cmd, api, isolation string, strict bool) (targetInfo, string, f
 		if strict {
 			argv = append(argv, "-strict-preemption")
 		}
+		if replicas > 1 {
+			argv = append(argv, "-cluster", gateway.NATSPlaceholder, "-cluster-key", gateway.KeyPlaceholder, "-cluster-name", gateway.ReplicaPlaceholder)
+		}
 	} else {
 		var err error
 		if argv, err = splitCommand(cmd); err != nil {
@@ -56,7 +84,19 @@ func gatewayInfo(cmd, api, isolation string, strict bool) (targetInfo, string, f
 			return targetInfo{}, "", nil, fmt.Errorf("--gateway-cmd: no %s in %q: the gateway would not find its configuration", gateway.ConfigPlaceholder, cmd)
 		}
 	}
-	mk := gateway.MakeTarget(gateway.Options{Command: argv, API: api, Fixtures: codemodetest.RealMCPFixtures})
+	opts := gateway.Options{Command: argv, API: api, Fixtures: codemodetest.RealMCPFixtures, Replicas: replicas}
+	if replicas > 1 {
+		if cmd != "" && !strings.Contains(cmd, gateway.NATSPlaceholder) {
+			cleanup()
+			return targetInfo{}, "", nil, fmt.Errorf("--gateway-replicas: no %s in %q: the replicas would not find their NATS server", gateway.NATSPlaceholder, cmd)
+		}
+		var err error
+		if opts.NATSServer, err = buildNATSServer(); err != nil {
+			cleanup()
+			return targetInfo{}, "", nil, err
+		}
+	}
+	mk := gateway.MakeTarget(opts)
 	version := ""
 	if cmd == "" {
 		version = referenceVersion()

@@ -132,6 +132,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.Var(&paths, "path", "feature file or file:line to run (repeatable); default every feature")
 	driverCmd := fs.String("driver", "", "command of an implementation speaking the driver protocol (SPEC.md Appendix D), e.g. \"codemode serve-driver\"")
 	gatewayCmd := fs.String("gateway-cmd", "", "with --target gateway: the gateway command, {config} standing for its configuration file (default: the reference gateway)")
+	gatewayReplicas := fs.Int("gateway-replicas", 1, "with --target gateway: run that many replicas of a clustered gateway behind a front that sends each request to the next replica, sharing a NATS JetStream server built from the version the reference pins (SPEC.md Appendix G); a --gateway-cmd then has {nats}, {cluster-key} and {replica} placeholders")
 	gatewayAPI := fs.String("gateway-api", "openai-responses", "with --target gateway: the provider API the gateway is configured with: openai-responses or openai-completions")
 	openclawVersion := fs.String("openclaw-version", defaultOpenClawVersion, "with --target openclaw: the OpenClaw release to install (npm) and run")
 	explainAt := fs.String("explain", "", "FEATURE:LINE: run that one scenario and print its steps, the failing step's diff of expected against actual, and its failure signature")
@@ -197,7 +198,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "conform: --isolation and --strict-preemption apply to the reference gateway, not to --gateway-cmd (pass the flags in the command)")
 			return 2
 		}
-		info, *target, cleanup, err = gatewayInfo(*gatewayCmd, *gatewayAPI, *isolation, *strict)
+		info, *target, cleanup, err = gatewayInfo(*gatewayCmd, *gatewayAPI, *isolation, *strict, *gatewayReplicas)
 		if err != nil {
 			fmt.Fprintf(stderr, "conform: %v\n", err)
 			return 2
