@@ -12,6 +12,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/codemodekit/kit/conformance/wire/protocol"
 	codemode "github.com/codemodekit/kit/reference"
 )
 
@@ -64,9 +65,10 @@ func (t *Transcripts) subject(sessionKey string) string {
 }
 
 // Append implements codemode.TranscriptStore. A record over the servers'
-// max_payload is refused with the server's error.
+// max_payload is refused with the server's error. Like the file store, it
+// keeps the record's JSON as written: no HTML escaping of its texts.
 func (t *Transcripts) Append(sessionKey string, rec codemode.TranscriptRecord) error {
-	b, err := json.Marshal(rec)
+	b, err := protocol.Marshal(rec)
 	if err != nil {
 		return err
 	}

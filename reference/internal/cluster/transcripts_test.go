@@ -47,11 +47,16 @@ func TestTranscripts_everyReplicaReadsTheSame(t *testing.T) {
 			key = "agent:main:with spaces/and.dots>*"
 		}
 		rec := codemode.TranscriptRecord{Type: "tool_call", AgentRunID: "ar", ToolCallID: fmt.Sprintf("call_%d", i),
-			Name: "exec", Arguments: json.RawMessage(`{"code":"return 1"}`), Boot: "b1"}
+			Name: "exec", Arguments: json.RawMessage(`{"code":"return 1 < 2 && a > b"}`), Boot: "b1"}
 		if err := []*Transcripts{a, b}[i%2].Append(key, rec); err != nil {
 			t.Fatal(err)
 		}
 		want[key] = append(want[key], rec)
+	}
+	// The records keep their JSON as written, without HTML escapes.
+	raw, err := b.Records("agent:main:0")
+	if err != nil || len(raw) == 0 || string(raw[0].Arguments) != `{"code":"return 1 < 2 && a > b"}` {
+		t.Fatalf("the arguments read back = %v, %v", raw, err)
 	}
 	for key, recs := range want {
 		got, err := b.Records(key)
