@@ -87,8 +87,16 @@ var replicaSeq atomic.Int64
 // that makes its own base image, as replicas in processes of their own do.
 func startReplicas(t testing.TB, s *server.Server, n int) []*replica {
 	t.Helper()
+	return startReplicasOn(t, []*server.Server{s}, n, 1)
+}
+
+// startReplicasOn makes n replicas, replica k connected to servers[k %
+// len(servers)], with streams held by streamReplicas servers.
+func startReplicasOn(t testing.TB, servers []*server.Server, n, streamReplicas int) []*replica {
+	t.Helper()
 	var out []*replica
-	for range n {
+	for k := range n {
+		s := servers[k%len(servers)]
 		sb, err := sandbox.New(context.Background(), sandbox.Options{})
 		if err != nil {
 			t.Fatalf("engine unavailable: %v", err)
@@ -99,7 +107,8 @@ func startReplicas(t testing.TB, s *server.Server, n int) []*replica {
 			t.Fatal(err)
 		}
 		ctx := testCtx(t)
-		rp, err := Join(ctx, nc, Config{Replica: fmt.Sprintf("r%d", replicaSeq.Add(1)), MaxRuns: cell.MaxSuspendedRuns, MaxAge: time.Hour}, rn)
+		rp, err := Join(ctx, nc, Config{Replica: fmt.Sprintf("r%d", replicaSeq.Add(1)), MaxRuns: cell.MaxSuspendedRuns,
+			MaxAge: time.Hour, StreamReplicas: streamReplicas}, rn)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -183,8 +192,10 @@ func TestReplicas_pendingWorkOnTheHolder(t *testing.T) {
 // killed; a wait on another replica resumes the run from the store, and
 // the host work the dead replica was running rejects in the guest.
 func TestReplicas_holderCrashes(t *testing.T) {
-	s := startServer(t)
-	rs := startReplicas(t, s, 2)
+	holderCrashes(t, startReplicas(t, startServer(t), 2))
+}
+
+func holderCrashes(t *testing.T, rs []*replica) {
 	h := newGateHost(500)
 	yielded := mustWaiting(t, execOn(rs[0], h, `text("before"); await yield_control(); return "resumed elsewhere"`))
 	pending := mustWaiting(t, execOn(rs[0], h, `try { await tools.callValue("openclaw:core:echo", {}); return "settled" } catch (e) { return e.message }`))
@@ -205,15 +216,20 @@ func mustJSONString(s string) string {
 // other is refused: as already being resumed, or, when it comes second
 // after the run completed, as unavailable.
 func TestReplicas_sameWaitTwice(t *testing.T) {
-	s := startServer(t)
-	rs := startReplicas(t, s, 2)
+	sameWaitTwice(t, startReplicas(t, startServer(t), 2))
+}
+
+// sameWaitTwice: in each of a hundred repetitions a run is suspended on
+// one replica, and two others (or the holder) are sent its wait at once.
+func sameWaitTwice(t *testing.T, rs []*replica) {
 	h := newGateHost(10000)
 	for i := range 100 {
-		id := mustWaiting(t, execOn(rs[i%2], h, fmt.Sprintf(`await yield_control(); return %d`, i)))
+		id := mustWaiting(t, execOn(rs[i%len(rs)], h, fmt.Sprintf(`await yield_control(); return %d`, i)))
+		pair := []*replica{rs[(i+1)%len(rs)], rs[(i+2)%len(rs)]}
 		var wg sync.WaitGroup
 		got := make([]cell.Result, 2)
-		for j := range rs {
-			wg.Go(func() { got[j] = waitOn(rs[j], h, id) })
+		for j := range pair {
+			wg.Go(func() { got[j] = waitOn(pair[j], h, id) })
 		}
 		wg.Wait()
 		completed, refused := 0, 0
@@ -231,6 +247,18 @@ func TestReplicas_sameWaitTwice(t *testing.T) {
 			t.Fatalf("repetition %d: %d completed and %d refused, want 1 and 1", i, completed, refused)
 		}
 	}
+}
+
+// TestReplicas_threeServers runs the race and the crash with three
+// replicas, each connected to its own server of a three-server JetStream
+// cluster, every stream held by all three.
+func TestReplicas_threeServers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a three-server cluster")
+	}
+	rs := startReplicasOn(t, startCluster(t, 3), 3, 3)
+	sameWaitTwice(t, rs)
+	holderCrashes(t, rs)
 }
 
 // TestReplicas_sessionEnd: the end of a session on one replica disposes of
