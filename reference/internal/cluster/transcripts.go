@@ -1,7 +1,9 @@
 package cluster
 
 import (
+	"bytes"
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -64,9 +66,22 @@ func (t *Transcripts) subject(sessionKey string) string {
 	return transcriptSubjects + hex.EncodeToString(sum[:])
 }
 
-// Append implements codemode.TranscriptStore. A record over the servers'
-// max_payload is refused with the server's error. Like the file store, it
-// keeps the record's JSON as written: no HTML escaping of its texts.
+// maxChunk is the largest message a record is appended as: a larger one
+// (a tool result of megabytes) goes as several, under NATS's default 1 MiB
+// payload limit.
+const maxChunk = 256 << 10
+
+// Headers of a record appended in chunks: its id, and the chunk's place
+// as "i/n".
+const (
+	headerRecord = "Codemode-Record"
+	headerChunk  = "Codemode-Chunk"
+)
+
+// Append implements codemode.TranscriptStore. Like the file store, it
+// keeps the record's JSON as written: no HTML escaping of its texts. A
+// record larger than maxChunk is appended in chunks, which Records puts
+// together again.
 func (t *Transcripts) Append(sessionKey string, rec codemode.TranscriptRecord) error {
 	b, err := protocol.Marshal(rec)
 	if err != nil {
@@ -74,8 +89,61 @@ func (t *Transcripts) Append(sessionKey string, rec codemode.TranscriptRecord) e
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), transcriptTimeout)
 	defer cancel()
-	_, err = t.js.Publish(ctx, t.subject(sessionKey), b)
-	return err
+	subj := t.subject(sessionKey)
+	if len(b) <= maxChunk {
+		_, err = t.js.Publish(ctx, subj, b)
+		return err
+	}
+	var id [12]byte
+	_, _ = rand.Read(id[:])
+	n := (len(b) + maxChunk - 1) / maxChunk
+	for i := range n {
+		m := nats.NewMsg(subj)
+		m.Header.Set(headerRecord, hex.EncodeToString(id[:]))
+		m.Header.Set(headerChunk, fmt.Sprintf("%d/%d", i+1, n))
+		m.Data = b[i*maxChunk : min((i+1)*maxChunk, len(b))]
+		if _, err := t.js.PublishMsg(ctx, m); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// chunked gathers the chunks of records appended in chunks.
+type chunked struct {
+	parts map[string][][]byte
+}
+
+// add takes one message; it returns a record's JSON once the message is
+// whole or completes one.
+func (c *chunked) add(h nats.Header, data []byte) ([]byte, error) {
+	id := h.Get(headerRecord)
+	if id == "" {
+		return data, nil
+	}
+	var i, n int
+	if _, err := fmt.Sscanf(h.Get(headerChunk), "%d/%d", &i, &n); err != nil || n < 1 || i < 1 || i > n || n > 1<<16 {
+		return nil, fmt.Errorf("cluster: transcript chunk %q of record %s", h.Get(headerChunk), id)
+	}
+	if c.parts == nil {
+		c.parts = map[string][][]byte{}
+	}
+	p := c.parts[id]
+	if p == nil {
+		p = make([][]byte, n)
+		c.parts[id] = p
+	}
+	if len(p) != n {
+		return nil, fmt.Errorf("cluster: transcript record %s has chunks of %d and %d", id, len(p), n)
+	}
+	p[i-1] = data
+	for _, part := range p {
+		if part == nil {
+			return nil, nil
+		}
+	}
+	delete(c.parts, id)
+	return bytes.Join(p, nil), nil
 }
 
 // Records implements codemode.TranscriptStore: the session's records in
@@ -96,17 +164,27 @@ func (t *Transcripts) Records(sessionKey string) ([]codemode.TranscriptRecord, e
 		return nil, err
 	}
 	var out []codemode.TranscriptRecord
+	var chunks chunked
 	for {
 		batch, err := cons.Fetch(256, jetstream.FetchMaxWait(transcriptTimeout))
 		if err != nil {
 			return nil, err
 		}
 		for m := range batch.Messages() {
-			var rec codemode.TranscriptRecord
-			if err := json.Unmarshal(m.Data(), &rec); err != nil {
-				return nil, fmt.Errorf("cluster: transcript record: %w", err)
+			// A record appended in chunks takes the place of its last
+			// one; one still being appended when the read began is left
+			// out.
+			whole, err := chunks.add(m.Headers(), m.Data())
+			if err != nil {
+				return nil, err
 			}
-			out = append(out, rec)
+			if whole != nil {
+				var rec codemode.TranscriptRecord
+				if err := json.Unmarshal(whole, &rec); err != nil {
+					return nil, fmt.Errorf("cluster: transcript record: %w", err)
+				}
+				out = append(out, rec)
+			}
 			md, err := m.Metadata()
 			if err != nil {
 				return nil, err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -69,6 +70,47 @@ func TestTranscripts_everyReplicaReadsTheSame(t *testing.T) {
 	}
 	if got, err := a.Records("agent:main:never"); err != nil || len(got) != 0 {
 		t.Errorf("Records of an empty session = %v, %v", got, err)
+	}
+}
+
+// TestTranscripts_largeRecords: records of megabytes, appended in chunks
+// from two replicas at once into one session, read back whole and in the
+// order their appends ended.
+func TestTranscripts_largeRecords(t *testing.T) {
+	s := startServer(t)
+	a := openTranscripts(t, s.ClientURL(), 1)
+	b := openTranscripts(t, s.ClientURL(), 1)
+	big := func(c string, n int) codemode.TranscriptRecord {
+		return codemode.TranscriptRecord{Type: "tool_result", Name: "exec", Text: strings.Repeat(c, n)}
+	}
+	var wg sync.WaitGroup
+	for i, tr := range []*Transcripts{a, b} {
+		wg.Go(func() {
+			for j := range 3 {
+				if err := tr.Append("k", big(fmt.Sprint(i), 3<<20+j)); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if err := a.Append("k", big("s", 10)); err != nil {
+		t.Fatal(err)
+	}
+	got, err := b.Records("k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 7 || got[6].Text != "ssssssssss" {
+		t.Fatalf("read %d records, want 7 ending with the small one", len(got))
+	}
+	seen := map[string]int{}
+	for _, r := range got[:6] {
+		c := r.Text[:1]
+		if r.Text != strings.Repeat(c, 3<<20+seen[c]) {
+			t.Fatalf("record %d of writer %s is %d bytes of mixed text", seen[c], c, len(r.Text))
+		}
+		seen[c]++
 	}
 }
 

@@ -18,7 +18,7 @@ func Server(t testing.TB) *server.Server {
 	t.Helper()
 	s, err := server.NewServer(&server.Options{
 		Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: t.TempDir(),
-		NoLog: true, NoSigs: true, MaxPayload: 8 << 20,
+		NoLog: true, NoSigs: true,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -50,7 +50,7 @@ func Cluster(t testing.TB, n int) []*server.Server {
 	for i := range servers {
 		s, err := server.NewServer(&server.Options{
 			ServerName: fmt.Sprintf("n%d", i+1), Host: "127.0.0.1", Port: -1, JetStream: true,
-			StoreDir: t.TempDir(), NoLog: true, NoSigs: true, MaxPayload: 8 << 20,
+			StoreDir: t.TempDir(), NoLog: true, NoSigs: true,
 			Cluster: server.ClusterOpts{Name: "codemode", Host: "127.0.0.1", Port: ports[i]},
 			Routes:  routes,
 		})
