@@ -57,6 +57,11 @@ type liveTurn struct {
 // errAborted is the cause of a turn's context when a client aborts it.
 var errAborted = errors.New("turn aborted")
 
+// errReplicaStopped is the cause of a turn's context when its replica of
+// a clustered gateway stops: the turn ends there, but its agent run is not
+// aborted, so its suspended runs stay for the other replicas.
+var errReplicaStopped = errors.New("the gateway replica stopped")
+
 // runtimeOptions are the runtime's flags.
 type runtimeOptions struct {
 	strict    bool
@@ -115,7 +120,8 @@ func bootGateway(ctx context.Context, path, stateDir string, ro runtimeOptions, 
 // the gateway's own.
 func (g *gateway) localDebugLog() string { return g.sys.Log() + g.log.text() }
 
-// Close aborts every turn and closes the runtime.
+// Close aborts every turn and closes the runtime. A replica of a
+// clustered gateway ends its turns instead: their agent runs go on.
 func (g *gateway) Close() {
 	g.mu.Lock()
 	turns := make([]*liveTurn, 0, len(g.turns))
@@ -123,8 +129,12 @@ func (g *gateway) Close() {
 		turns = append(turns, lt)
 	}
 	g.mu.Unlock()
+	cause := errAborted
+	if g.member != nil {
+		cause = errReplicaStopped
+	}
 	for _, lt := range turns {
-		lt.cancel(errAborted)
+		lt.cancel(cause)
 	}
 	g.sys.Close()
 	if g.member != nil {
@@ -203,6 +213,10 @@ func (g *gateway) runTurn(ctx context.Context, req turnRequest) (string, error) 
 			return "", &turnFailure{msg: errPayload.Error()}
 		}
 		if err != nil {
+			if errors.Is(context.Cause(ctx), errReplicaStopped) {
+				tu.End()
+				return "", errReplicaStopped
+			}
 			tu.Abort()
 			if cause := context.Cause(ctx); errors.Is(cause, errAborted) {
 				return "", errAborted

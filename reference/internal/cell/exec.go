@@ -244,9 +244,13 @@ func (rn *Runner) sweepShared() {
 		if err == nil {
 			// This process's copies of runs that another replica resumed
 			// since, or that went, are stale: their host work goes too.
+			// A run being resumed is its leg's: nothing of it is read.
 			rn.store.removeWhere("disposed", func(r *run) bool {
+				if r.resuming || !r.shared || !r.sharedAt.Before(began) {
+					return false
+				}
 				gen, ok := live[r.id]
-				return r.shared && !r.resuming && r.sharedAt.Before(began) && (!ok || gen != r.generation)
+				return !ok || gen != r.generation
 			})
 		}
 	}()

@@ -202,7 +202,7 @@ func (rn *Runner) shareSuspension(r *run, ttl time.Duration) (ok bool, msg strin
 		rn.event("store failed runId=%s", r.id)
 		return false, MsgRunStoreFailed
 	}
-	r.shared, r.sharedAt = true, time.Now()
+	rn.store.markShared(r)
 	return true, ""
 }
 
@@ -274,7 +274,7 @@ func (rn *Runner) ResumeForwarded(ctx context.Context, id string, sc Scope) Resu
 // resumed from the shared store, with its host work. The shared store is
 // left as it is.
 func (rn *Runner) Forget(id string) {
-	rn.store.removeWhere("disposed", func(r *run) bool { return r.id == id && r.shared && !r.resuming })
+	rn.store.removeWhere("disposed", func(r *run) bool { return r.id == id && !r.resuming && r.shared })
 }
 
 // dropShared removes run ids from the shared store, when there is one.

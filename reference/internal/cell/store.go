@@ -198,6 +198,15 @@ func (s *store) removeWhere(why string, match func(*run) bool) int {
 	return len(gone)
 }
 
+// markShared records that r is in the shared store, from now: under the
+// store's lock, since the sweep that reconciles this process's copies with
+// the shared store reads it (Runner.sweepShared).
+func (s *store) markShared(r *run) {
+	s.mu.Lock()
+	r.shared, r.sharedAt = true, time.Now()
+	s.mu.Unlock()
+}
+
 // has reports whether id is stored and unexpired.
 func (s *store) has(id string) bool {
 	s.mu.Lock()

@@ -90,17 +90,25 @@ func Open(ctx context.Context, nc *nats.Conn, cfg Config) (*Runs, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cluster: parts bucket: %w", err)
 	}
-	return &Runs{cfg: cfg, kv: kv, parts: parts, now: time.Now}, nil
+	return &Runs{cfg: cfg, kv: steadyKV{kv}, parts: parts, now: time.Now}, nil
 }
 
 // ensureStream creates a stream unless it exists: the first replica to
-// start makes the buckets, and the others use them as they are.
+// start makes the buckets, and the others use them as they are. A cluster
+// electing its leader may drop the request; creating is idempotent, so an
+// attempt that times out is made again until ctx ends.
 func ensureStream(ctx context.Context, js jetstream.JetStream, cfg jetstream.StreamConfig) error {
-	_, err := js.CreateStream(ctx, cfg)
-	if errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
-		_, err = js.Stream(ctx, cfg.Name)
+	for {
+		actx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		_, err := js.CreateStream(actx, cfg)
+		if errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
+			_, err = js.Stream(actx, cfg.Name)
+		}
+		cancel()
+		if err == nil || ctx.Err() != nil || !(transient(err) || errors.Is(err, context.DeadlineExceeded)) {
+			return err
+		}
 	}
-	return err
 }
 
 // A Refusal is why a claim did not take a run. The cell words each one

@@ -91,7 +91,7 @@ func (t *Transcripts) Append(sessionKey string, rec codemode.TranscriptRecord) e
 	defer cancel()
 	subj := t.subject(sessionKey)
 	if len(b) <= maxChunk {
-		_, err = t.js.Publish(ctx, subj, b)
+		_, err = retrying(ctx, func() (*jetstream.PubAck, error) { return t.js.Publish(ctx, subj, b) })
 		return err
 	}
 	var id [12]byte
@@ -102,7 +102,7 @@ func (t *Transcripts) Append(sessionKey string, rec codemode.TranscriptRecord) e
 		m.Header.Set(headerRecord, hex.EncodeToString(id[:]))
 		m.Header.Set(headerChunk, fmt.Sprintf("%d/%d", i+1, n))
 		m.Data = b[i*maxChunk : min((i+1)*maxChunk, len(b))]
-		if _, err := t.js.PublishMsg(ctx, m); err != nil {
+		if _, err := retrying(ctx, func() (*jetstream.PubAck, error) { return t.js.PublishMsg(ctx, m) }); err != nil {
 			return err
 		}
 	}
@@ -152,14 +152,16 @@ func (t *Transcripts) Records(sessionKey string) ([]codemode.TranscriptRecord, e
 	ctx, cancel := context.WithTimeout(context.Background(), transcriptTimeout)
 	defer cancel()
 	subj := t.subject(sessionKey)
-	last, err := t.stream.GetLastMsgForSubject(ctx, subj)
+	last, err := retrying(ctx, func() (*jetstream.RawStreamMsg, error) { return t.stream.GetLastMsgForSubject(ctx, subj) })
 	if errors.Is(err, jetstream.ErrMsgNotFound) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	cons, err := t.stream.OrderedConsumer(ctx, jetstream.OrderedConsumerConfig{FilterSubjects: []string{subj}})
+	cons, err := retrying(ctx, func() (jetstream.Consumer, error) {
+		return t.stream.OrderedConsumer(ctx, jetstream.OrderedConsumerConfig{FilterSubjects: []string{subj}})
+	})
 	if err != nil {
 		return nil, err
 	}

@@ -31,10 +31,10 @@ func openTranscripts(t *testing.T, url string, streamReplicas int) *Transcripts 
 	return tr
 }
 
-// TestTranscripts_everyReplicaReadsTheSame: records appended through one
+// TestTranscripts_threeServers: records appended through one
 // replica are read, in order, through another, session by session, on a
 // three-server cluster.
-func TestTranscripts_everyReplicaReadsTheSame(t *testing.T) {
+func TestTranscripts_threeServers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a three-server cluster")
 	}

@@ -1,0 +1,62 @@
+package cluster
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// transient reports whether err means that no server answered a request
+// the request never reached: a stream whose leader is being elected (a
+// replicated stream just made, a server that stopped) has no responder for
+// a while. Such a request did nothing, so it is safe to send again; a
+// timeout is not, since the request may have been carried out.
+func transient(err error) bool {
+	return errors.Is(err, nats.ErrNoResponders) || errors.Is(err, jetstream.ErrNoStreamResponse)
+}
+
+// retrying runs op until it succeeds, fails for good, or ctx ends,
+// pausing between the transient failures.
+func retrying[T any](ctx context.Context, op func() (T, error)) (T, error) {
+	pause := 10 * time.Millisecond
+	for {
+		v, err := op()
+		if !transient(err) {
+			return v, err
+		}
+		select {
+		case <-ctx.Done():
+			return v, err
+		case <-time.After(pause):
+		}
+		pause = min(2*pause, 500*time.Millisecond)
+	}
+}
+
+// steadyKV is a key-value bucket whose reads and writes are sent again
+// while no server answers them (transient).
+type steadyKV struct{ jetstream.KeyValue }
+
+func (kv steadyKV) Get(ctx context.Context, key string) (jetstream.KeyValueEntry, error) {
+	return retrying(ctx, func() (jetstream.KeyValueEntry, error) { return kv.KeyValue.Get(ctx, key) })
+}
+
+func (kv steadyKV) Put(ctx context.Context, key string, value []byte) (uint64, error) {
+	return retrying(ctx, func() (uint64, error) { return kv.KeyValue.Put(ctx, key, value) })
+}
+
+func (kv steadyKV) Create(ctx context.Context, key string, value []byte, opts ...jetstream.KVCreateOpt) (uint64, error) {
+	return retrying(ctx, func() (uint64, error) { return kv.KeyValue.Create(ctx, key, value, opts...) })
+}
+
+func (kv steadyKV) Update(ctx context.Context, key string, value []byte, revision uint64) (uint64, error) {
+	return retrying(ctx, func() (uint64, error) { return kv.KeyValue.Update(ctx, key, value, revision) })
+}
+
+func (kv steadyKV) Purge(ctx context.Context, key string, opts ...jetstream.KVDeleteOpt) error {
+	_, err := retrying(ctx, func() (struct{}, error) { return struct{}{}, kv.KeyValue.Purge(ctx, key, opts...) })
+	return err
+}
