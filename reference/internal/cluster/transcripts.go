@@ -151,17 +151,20 @@ func (c *chunked) add(h nats.Header, data []byte) ([]byte, error) {
 func (t *Transcripts) Records(sessionKey string) ([]codemode.TranscriptRecord, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), transcriptTimeout)
 	defer cancel()
+	// A read is sent again as a whole while no server answers a part of it.
+	return retrying(ctx, func() ([]codemode.TranscriptRecord, error) { return t.records(ctx, sessionKey) })
+}
+
+func (t *Transcripts) records(ctx context.Context, sessionKey string) ([]codemode.TranscriptRecord, error) {
 	subj := t.subject(sessionKey)
-	last, err := retrying(ctx, func() (*jetstream.RawStreamMsg, error) { return t.stream.GetLastMsgForSubject(ctx, subj) })
+	last, err := t.stream.GetLastMsgForSubject(ctx, subj)
 	if errors.Is(err, jetstream.ErrMsgNotFound) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	cons, err := retrying(ctx, func() (jetstream.Consumer, error) {
-		return t.stream.OrderedConsumer(ctx, jetstream.OrderedConsumerConfig{FilterSubjects: []string{subj}})
-	})
+	cons, err := t.stream.OrderedConsumer(ctx, jetstream.OrderedConsumerConfig{FilterSubjects: []string{subj}})
 	if err != nil {
 		return nil, err
 	}
