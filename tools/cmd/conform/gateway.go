@@ -61,7 +61,13 @@ func gatewayInfo(cmd, api, isolation string, strict bool, replicas int) (targetI
 		}
 		cleanup = func() { _ = os.RemoveAll(dir) }
 		bin := filepath.Join(dir, "codemode-gateway")
-		if out, err := exec.Command("go", "build", "-o", bin, referenceGateway).CombinedOutput(); err != nil {
+		build := exec.Command("go", "build", "-o", bin, referenceGateway)
+		// In the reference module, whose go.sum has what the gateway
+		// alone links (the NATS client of its cluster mode).
+		if root, err := repo.Root(); err == nil {
+			build.Dir = filepath.Join(root, "reference")
+		}
+		if out, err := build.CombinedOutput(); err != nil {
 			cleanup()
 			return targetInfo{}, "", nil, fmt.Errorf("building the reference gateway: %v\n%s", err, out)
 		}
