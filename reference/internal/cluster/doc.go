@@ -1,10 +1,10 @@
 // Package cluster keeps the suspended runs of a clustered gateway in NATS
 // JetStream, where every replica sees them (SPEC.md Appendix G).
 //
-// A run is one record in a key-value bucket, keyed by its run id, and the
-// large parts of its state (the VM's sealed image, settled results) are
-// objects in an object store, referenced from the record by size and
-// SHA-256. Every change to a record is a compare-and-set on its revision,
+// A run is one record in a key-value bucket, keyed by its run id. The
+// parts of its state are referenced from the record by size and SHA-256:
+// small ones inline, a VM image as a value of its own in the bucket, the
+// largest as objects in an object store. Every change to a record is a compare-and-set on its revision,
 // so two replicas can never both resume a run: the one whose claim lands
 // first resumes it, and the other finds it being resumed. The cap on
 // suspended runs is cluster-wide and exact: a run holds one of a fixed set
