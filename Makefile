@@ -169,7 +169,7 @@ OPENCLAW_VERSION ?= 2026.8.1-beta.1
 OPENCLAW_FLAGS ?=
 OPENCLAW_REPORT ?= reports/openclaw-$(OPENCLAW_VERSION)
 .PHONY: conformance-openclaw
-conformance-openclaw: ## the suite against OPENCLAW_VERSION of the published OpenClaw
+conformance-openclaw: mcp-fixtures ## the suite against OPENCLAW_VERSION of the published OpenClaw (with the real MCP servers its @real-mcp scenarios run)
 	cd tools && $(GO) run ./cmd/conform --target openclaw --openclaw-version $(OPENCLAW_VERSION) --report ../$(OPENCLAW_REPORT) $(OPENCLAW_FLAGS)
 
 # conformance-merge merges the reports of a split run's shards, each a
