@@ -20,6 +20,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/codemodekit/kit/conformance/internal/loopback"
 	"github.com/codemodekit/kit/conformance/internal/tail"
 )
 
@@ -87,7 +88,7 @@ func startNATS(bin, dir string) (*natsServer, error) {
 	if bin == "" {
 		return nil, errors.New("gateway: replicas need a NATS server binary (Options.NATSServer)")
 	}
-	port, err := freePort()
+	port, err := loopback.FreePort()
 	if err != nil {
 		return nil, err
 	}
@@ -125,14 +126,4 @@ func startNATS(bin, dir string) (*natsServer, error) {
 			return nil, p.failure(fmt.Errorf("the NATS server did not listen on %s within %s", addr, natsReadyTimeout))
 		}
 	}
-}
-
-// freePort returns a loopback TCP port nobody listens on now.
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -37,16 +36,6 @@ type gateway struct {
 	exited  chan struct{}
 	err     error // cmd.Wait's, once exited is closed
 	started time.Duration
-}
-
-// freePort returns a loopback TCP port nobody listens on now.
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
 // startGateway runs the openclaw command of the install in dir with the

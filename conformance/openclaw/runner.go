@@ -21,6 +21,7 @@ import (
 
 	"github.com/codemodekit/kit/conformance"
 	"github.com/codemodekit/kit/conformance/driver"
+	"github.com/codemodekit/kit/conformance/internal/loopback"
 	"github.com/codemodekit/kit/conformance/internal/modelturn"
 	"github.com/codemodekit/kit/fakes/fakemodel"
 )
@@ -234,7 +235,7 @@ func (r *Runner) gatewayFor(cfg gatewayConfig) (*gateway, bool, error) {
 	plugins = slices.Compact(plugins)
 	r.gateways++
 	dir := filepath.Join(r.root, "gw"+strconv.Itoa(r.gateways))
-	port, err := freePort()
+	port, err := loopback.FreePort()
 	if err != nil {
 		return nil, false, err
 	}

@@ -30,7 +30,7 @@ import (
 // clusterOptions are the -cluster flags; url "" is a gateway of one.
 type clusterOptions struct {
 	url            string
-	name           string // this replica's name; "" makes one
+	name           string // this replica's name (bootGateway makes one when "")
 	keyFile        string // the seal key every replica shares
 	streamReplicas int    // JetStream servers holding each stream
 }
@@ -58,9 +58,6 @@ func dialCluster(ctx context.Context, o clusterOptions) (*nats.Conn, codemode.Tr
 	if o.keyFile == "" {
 		return nil, nil, errors.New("-cluster needs -cluster-key: the seal key file every replica shares")
 	}
-	if o.name == "" {
-		o.name = defaultReplicaName()
-	}
 	nc, err := nats.Connect(o.url, nats.Name("codemode-gateway "+o.name), nats.MaxReconnects(-1))
 	if err != nil {
 		return nil, nil, fmt.Errorf("cluster: %w", err)
@@ -82,9 +79,6 @@ func joinCluster(ctx context.Context, o clusterOptions, nc *nats.Conn, sys *harn
 	}
 	if len(key) < 16 {
 		return nil, fmt.Errorf("cluster: the seal key in %s has %d bytes, fewer than 16", o.keyFile, len(key))
-	}
-	if o.name == "" {
-		o.name = defaultReplicaName()
 	}
 	rn := sys.Runner()
 	rp, err := cluster.Join(ctx, nc, cluster.Config{

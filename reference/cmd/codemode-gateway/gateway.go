@@ -81,6 +81,9 @@ func bootGateway(ctx context.Context, path, stateDir string, ro runtimeOptions, 
 	var tr codemode.TranscriptStore
 	var nc *nats.Conn
 	if ro.cluster.url != "" {
+		if ro.cluster.name == "" {
+			ro.cluster.name = defaultReplicaName()
+		}
 		nc, tr, err = dialCluster(ctx, ro.cluster)
 	} else {
 		tr, err = harness.OpenFileTranscripts(filepath.Join(stateDir, "transcripts"))
