@@ -42,7 +42,9 @@ type Shared interface {
 	// Alive reports whether a replica is running.
 	Alive(replica string) bool
 	// Forward has a live holder resume a run this replica claimed for it,
-	// and returns the holder's result.
+	// and returns the holder's result. It returns ErrHolderGone, with the
+	// claim this replica's again, when the holder is gone after all: it
+	// cannot have received the wait.
 	Forward(ctx context.Context, holder, id string, sc Scope) (Result, error)
 	// Forget tells a holder this replica took for gone that its copy of
 	// run id is stale (Runner.Forget); best effort.
@@ -60,6 +62,10 @@ type SharedClaim struct {
 
 // ErrSharedFull is Shared.Put's answer at the cluster-wide cap.
 var ErrSharedFull = errors.New("cell: the suspended-run cap of the cluster is reached")
+
+// ErrHolderGone is Shared.Forward's answer when the holder, still present
+// in the store, no longer listens: a replica killed with no goodbye.
+var ErrHolderGone = errors.New("cell: the run's holder is gone")
 
 // MsgRunStoreFailed is the failure of a run the shared store could not
 // take or give back (SPEC.md Appendix G).
@@ -223,15 +229,12 @@ func (rn *Runner) claimShared(ctx context.Context, t *Turn, id string) (*run, *R
 		return nil, &res
 	}
 	// The holder resumes its own run: its host work and its turn are there.
+	// A holder that no longer listens is gone before its presence lapses
+	// (killed): the run is restored here, as for any gone holder.
 	if c.Holder != rn.shared.Replica() && rn.shared.Alive(c.Holder) {
-		fctx, cancel := context.WithTimeout(ctx, lease)
-		defer cancel()
-		res, err := rn.shared.Forward(fctx, c.Holder, id, t.Scope)
-		if err != nil {
-			res = Failed(CodeInternal, PhaseBridge, MsgRunStoreFailed)
-			res.BridgeDispatchStarted = true
+		if res, done := rn.forward(ctx, c.Holder, id, t.Scope, lease); done {
+			return nil, &res
 		}
-		return nil, &res
 	}
 	if r, msg := rn.store.acquire(id, t.Scope); msg == "" {
 		if r.generation == c.Generation {
@@ -258,6 +261,23 @@ func (rn *Runner) claimShared(ctx context.Context, t *Turn, id string) (*run, *R
 	}
 	r.shared, r.resuming, r.expires = true, true, c.Expires
 	return r, nil
+}
+
+// forward has the live holder resume run id, and reports false when the
+// holder turned out to be gone.
+func (rn *Runner) forward(ctx context.Context, holder, id string, sc Scope, lease time.Duration) (Result, bool) {
+	fctx, cancel := context.WithTimeout(ctx, lease)
+	defer cancel()
+	res, err := rn.shared.Forward(fctx, holder, id, sc)
+	if errors.Is(err, ErrHolderGone) {
+		rn.event("holder gone runId=%s holder=%s", id, holder)
+		return Result{}, false
+	}
+	if err != nil {
+		res = Failed(CodeInternal, PhaseBridge, MsgRunStoreFailed)
+		res.BridgeDispatchStarted = true
+	}
+	return res, true
 }
 
 // ResumeForwarded resumes a run this replica holds for a wait that another

@@ -293,6 +293,20 @@ func (rp *Replica) Forward(ctx context.Context, holder, id string, sc cell.Scope
 		return cell.Result{}, err
 	}
 	msg, err := rp.nc.RequestWithContext(ctx, resumeSubject(holder), body)
+	if errors.Is(err, nats.ErrNoResponders) {
+		// Nobody listens on the holder's subject, so nobody got the
+		// wait: the claim comes back, for this replica to restore.
+		if _, merr := rp.runs.Modify(ctx, id, func(r *Record) error {
+			if r.Resumer != holder {
+				return errNotMine
+			}
+			r.Resumer = me
+			return nil
+		}); merr != nil {
+			return cell.Result{}, fmt.Errorf("cluster: taking back the claim on %s from %s: %w", id, holder, merr)
+		}
+		return cell.Result{}, cell.ErrHolderGone
+	}
 	if err != nil {
 		return cell.Result{}, fmt.Errorf("cluster: forwarding the wait for %s to %s: %w", id, holder, err)
 	}

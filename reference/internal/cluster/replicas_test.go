@@ -195,12 +195,23 @@ func TestReplicas_holderCrashes(t *testing.T) {
 	holderCrashes(t, startReplicas(t, startServer(t), 2))
 }
 
-func holderCrashes(t *testing.T, rs []*replica) {
+// TestReplicas_holderJustKilled: the wait comes before the dead holder's
+// presence lapses. Nobody answers on its subject, so the replica that got
+// the wait restores the run at once instead of refusing it.
+func TestReplicas_holderJustKilled(t *testing.T) {
+	holderKilled(t, startReplicas(t, startServer(t), 2), 0)
+}
+
+func holderCrashes(t *testing.T, rs []*replica) { holderKilled(t, rs, Lapse) }
+
+// holderKilled kills rs[0] while it holds a yielded run and a run with
+// pending host work, and waits on rs[1] after the pause.
+func holderKilled(t *testing.T, rs []*replica, pause time.Duration) {
 	h := newGateHost(500)
 	yielded := mustWaiting(t, execOn(rs[0], h, `text("before"); await yield_control(); return "resumed elsewhere"`))
 	pending := mustWaiting(t, execOn(rs[0], h, `try { await tools.callValue("openclaw:core:echo", {}); return "settled" } catch (e) { return e.message }`))
 	rs[0].crash(t)
-	time.Sleep(Lapse)
+	time.Sleep(pause)
 	h2 := newGateHost(10000)
 	wantCompleted(t, waitOn(rs[1], h2, yielded), `"resumed elsewhere"`)
 	wantCompleted(t, waitOn(rs[1], h2, pending), mustJSONString(cell.MsgHostWorkLost))
