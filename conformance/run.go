@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -69,6 +70,11 @@ type Options struct {
 	// Shard runs only one part of the selected scenarios (see Shard and
 	// Merge); the zero Shard runs them all.
 	Shard Shard
+	// Repeat runs the selected scenarios that many times, one whole pass
+	// after another, each pass ordered by the next seed (0 and 1: once).
+	// A scenario's result is then its first failure, or else its last
+	// run, with Runs and Failures counting its runs. Not with Shard.
+	Repeat int
 	// Durations balance the shards (ReadDurations); nil splits them by a
 	// hash of the scenario names.
 	Durations Durations
@@ -104,6 +110,10 @@ type Result struct {
 	// Retried is set when a failure of a @timing scenario made the runner
 	// run it again; the result is the second run's.
 	Retried bool `json:"retried,omitempty"`
+	// Runs and Failures count the runs of a repeated scenario
+	// (Options.Repeat) and those that failed.
+	Runs     int `json:"runs,omitempty"`
+	Failures int `json:"failures,omitempty"`
 	// Steps are the scenario's steps with their outcomes.
 	Steps []StepResult `json:"steps,omitempty"`
 }
@@ -238,10 +248,23 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 			fmt.Fprintf(opts.Progress, "running %d scenarios, seed %d\n", n, seed)
 		}
 	}
+	if opts.Repeat > 1 && !opts.Shard.whole() {
+		return nil, errors.New("conformance: a repeated run cannot be a shard")
+	}
 	if rep.Shard == nil || len(opts.Paths) > 0 {
 		rep.Results, err = runPass(opts, base, fsys, index, opts.Paths, seed)
 		if err != nil {
 			return nil, err
+		}
+		for k := 1; k < opts.Repeat; k++ {
+			if opts.Progress != nil {
+				fmt.Fprintf(opts.Progress, "pass %d of %d, seed %d\n", k+1, opts.Repeat, seed+int64(k))
+			}
+			more, err := runPass(opts, base, fsys, index, opts.Paths, seed+int64(k))
+			if err != nil {
+				return nil, err
+			}
+			rep.Results = repeated(rep.Results, more, k == 1)
 		}
 	}
 	if len(rep.Results) == 0 && rep.Shard == nil {
@@ -263,6 +286,45 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	rep.Totals = rep.Counts()
 	rep.Duration = time.Since(rep.Started).Seconds()
 	return rep, nil
+}
+
+// repeated folds the results of one more pass into those of the passes
+// before (first: the very first pass, whose counts start now). A
+// scenario's first failure stands; a later failure replaces a pass.
+func repeated(sofar, more []Result, first bool) []Result {
+	key := func(r Result) string { return r.Feature + "\x00" + strconv.Itoa(r.Line) + "\x00" + r.Name }
+	at := make(map[string]int, len(sofar))
+	for i := range sofar {
+		if first {
+			sofar[i].Runs = 1
+			if sofar[i].Status == StatusFailed {
+				sofar[i].Failures = 1
+			}
+		}
+		at[key(sofar[i])] = i
+	}
+	for _, r := range more {
+		i, ok := at[key(r)]
+		if !ok {
+			r.Runs = 1
+			if r.Status == StatusFailed {
+				r.Failures = 1
+			}
+			at[key(r)] = len(sofar)
+			sofar = append(sofar, r)
+			continue
+		}
+		prev := &sofar[i]
+		runs, failures := prev.Runs+1, prev.Failures
+		if r.Status == StatusFailed {
+			failures++
+		}
+		if prev.Status != StatusFailed {
+			*prev = r
+		}
+		prev.Runs, prev.Failures = runs, failures
+	}
+	return sofar
 }
 
 // excludeProfiles adds "~@profile" for every profile to each alternative

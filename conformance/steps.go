@@ -13,6 +13,7 @@ func (w *world) register(sc *godog.ScenarioContext) {
 	w.registerTurns(sc)
 	w.registerCalls(sc)
 	w.registerConcurrent(sc)
+	w.registerReplicas(sc)
 	w.registerVisibleTools(sc)
 	w.registerResults(sc)
 	w.registerHost(sc)

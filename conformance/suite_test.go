@@ -14,6 +14,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/codemodekit/kit/conformance/wire"
 	"github.com/codemodekit/kit/features"
 )
 
@@ -44,8 +45,14 @@ func exclusions(t *testing.T) map[string]string {
 	return out
 }
 
-var profiles = map[string]bool{"@core": true, "@typescript": true, "@mcp": true, "@namespaces": true,
-	"@snapshots": true, "@restart-safe": true, "@security": true, "@e2e": true, "@real-mcp": true, "@tool-search": true}
+// profiles are the profile tags, from wire.Profiles.
+var profiles = func() map[string]bool {
+	m := map[string]bool{}
+	for _, p := range wire.Profiles() {
+		m["@"+p] = true
+	}
+	return m
+}()
 
 // TestSuite_Tags checks the tagging rules of SPEC.md Appendix C.2 over
 // every scenario.

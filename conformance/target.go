@@ -96,6 +96,18 @@ type (
 	ModelRequestReader interface {
 		ModelRequests() []ModelRequest
 	}
+	// A Replicated target runs several replicas of one implementation
+	// that share their suspended runs (SPEC.md section 8.5), behind one
+	// front. Turns started one after another are served by its live
+	// replicas in turn, so that consecutive turns are served by different
+	// replicas.
+	Replicated interface {
+		// ReplicaOf names the replica serving turn t.
+		ReplicaOf(t Turn) (string, error)
+		// KillReplica kills the replica named, by its PID and with no
+		// goodbye; no request goes to it afterwards.
+		KillReplica(ctx context.Context, name string) error
+	}
 	// A Timed turn reports, once it has ended, how long the
 	// implementation worked on it: the duration of its client request
 	// less the time the suite, playing the model, held the model

@@ -1262,3 +1262,84 @@ Feature: Runs, snapshots and wait
       """
     Then the result fails with code "snapshot_limit_exceeded"
     And the result error is "code mode snapshot limit exceeded"
+
+  # 8.5 Replicas: a target of several replicas behind one front, each turn
+  # served by the next replica (profile cluster)
+
+  @cluster @CM-8.42
+  Scenario: a wait sent to another replica resumes a run with host work on its holder
+    Given code mode is configured as:
+      """json
+      {"enabled": true, "timeoutMs": 1000}
+      """
+    And the tool "weather" is held until released
+    And a turn starts
+    When the model calls exec with:
+      """js
+      text("before");
+      const w = await tools.callValue("weather", { city: "Oslo" });
+      return w.temp;
+      """
+    Then the result is waiting with reason "pending_tools"
+    When the tool "weather" is released
+    And a turn starts within the same agent run and session
+    And the model calls wait
+    Then the result status is "completed"
+    And the result value is 21
+    And the tool "weather" was called 1 time
+
+  @cluster @CM-8.43
+  Scenario: a run whose replica was killed resumes on another replica
+    Given a turn starts
+    When the model calls exec with:
+      """js
+      const resumed = await yield_control("pause");
+      return resumed.reason;
+      """
+    Then the result is waiting with reason "yield"
+    When the replica serving the turn is killed
+    And a turn starts within the same agent run and session
+    And the model calls wait
+    Then the result status is "completed"
+    And the result value is "pause"
+
+  @cluster @CM-8.43
+  Scenario: host work lost with a killed replica rejects in the resumed run
+    Given code mode is configured as:
+      """json
+      {"enabled": true, "timeoutMs": 1000}
+      """
+    And the tool "weather" is held until released
+    And a turn starts
+    When the model calls exec with:
+      """js
+      try {
+        await tools.callValue("weather", { city: "Oslo" });
+        return "settled";
+      } catch (e) {
+        return e.message;
+      }
+      """
+    Then the result is waiting with reason "pending_tools"
+    When the replica serving the turn is killed
+    And a turn starts within the same agent run and session
+    And the model calls wait
+    Then the result status is "completed"
+    And the result value is "code mode host work was lost with the gateway replica that ran it."
+
+  @cluster @CM-8.44 @CM-8.19
+  Scenario: the same wait sent to three replicas at once resumes the run once
+    Given a turn starts
+    When the model calls exec with:
+      """js
+      await yield_control();
+      const w = await tools.callValue("weather", { city: "Oslo" });
+      return w.temp;
+      """
+    Then the result is waiting with reason "yield"
+    When a turn starts within the same agent run and session
+    And a turn starts within the same agent run and session
+    And the model calls wait in the latest 3 turns at the same time
+    Then 1 of the results have status "completed"
+    And every other result is refused with "code mode run is already being resumed." or "code mode run is unavailable or expired."
+    And the tool "weather" was called 1 time

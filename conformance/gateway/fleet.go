@@ -8,14 +8,18 @@ package gateway
 import (
 	"errors"
 	"fmt"
-	"net"
+	"io"
+	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -28,8 +32,51 @@ import (
 // uses, the front's when there are several.
 type fleet struct {
 	procs []*process
+	names []string // the replicas' names, when there are several
 	front *httptest.Server
 	url   string
+
+	mu     sync.Mutex
+	killed []bool // by process: killed by KillReplica
+	placed int    // turns placed on replicas so far
+}
+
+// replica is the index and URL of the replica to serve the next turn:
+// the live replicas in turn.
+func (f *fleet) replica() (int, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for range f.procs {
+		i := f.placed % len(f.procs)
+		f.placed++
+		if !f.killed[i] {
+			return i, nil
+		}
+	}
+	return 0, errors.New("gateway: every replica was killed")
+}
+
+// live reports whether process i was not killed.
+func (f *fleet) live(i int) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return !f.killed[i]
+}
+
+// kill kills the replica named, by its PID, with no goodbye, and waits for
+// it to exit. Requests stop going to it first.
+func (f *fleet) kill(name string) error {
+	i := slices.Index(f.names, name)
+	if i < 0 {
+		return fmt.Errorf("gateway: no replica %q", name)
+	}
+	f.mu.Lock()
+	f.killed[i] = true
+	f.mu.Unlock()
+	p := f.procs[i]
+	p.kill()
+	<-p.exited
+	return nil
 }
 
 // failure wraps err with every process's stderr so far.
@@ -53,50 +100,110 @@ func (f *fleet) stop(grace time.Duration) error {
 	return errors.Join(errs...)
 }
 
-// newFront serves the replicas at urls behind one URL, each request going
-// to the next replica in turn. Streamed answers are passed on as they come.
-func newFront(urls []string) (*httptest.Server, error) {
-	targets := make([]*url.URL, len(urls))
-	for i, u := range urls {
+// newFront serves the replicas of f behind one URL, each request going to
+// the next live replica in turn. Streamed answers are passed on as they
+// come.
+func newFront(f *fleet) (*httptest.Server, error) {
+	targets := make([]*url.URL, len(f.procs))
+	for i, p := range f.procs {
 		var err error
-		if targets[i], err = url.Parse(u); err != nil {
+		if targets[i], err = url.Parse(p.url); err != nil {
 			return nil, err
 		}
 	}
 	var next atomic.Uint64
 	proxy := &httputil.ReverseProxy{
 		Rewrite: func(r *httputil.ProxyRequest) {
-			r.SetURL(targets[(next.Add(1)-1)%uint64(len(targets))])
+			n := uint64(len(targets))
+			i := (next.Add(1) - 1) % n
+			for k := uint64(0); k < n && !f.live(int(i)); k++ {
+				i = (i + 1) % n
+			}
+			r.SetURL(targets[i])
 		},
 		FlushInterval: -1,
 	}
 	return httptest.NewServer(proxy), nil
 }
 
-// natsServer is the NATS JetStream server the replicas of a scenario
-// share, started from Options.NATSServer on a loopback port and stopped
-// by its PID.
-type natsServer struct {
-	p   *process
-	url string
+// natsCluster is the NATS JetStream server, or the cluster of servers,
+// that the replicas of a scenario share: started from Options.NATSServer
+// on loopback ports and stopped by their PIDs.
+type natsCluster struct {
+	procs []*process
+	urls  []string // the client URL of each server
 }
 
-// natsReadyTimeout bounds the NATS server's start.
+// url is the server replica k (from 1) connects to: each server serves
+// its share of the replicas.
+func (c *natsCluster) url(k int) string { return c.urls[(k-1)%len(c.urls)] }
+
+func (c *natsCluster) stop(grace time.Duration) error {
+	var errs []error
+	for _, p := range c.procs {
+		errs = append(errs, p.stop(grace))
+	}
+	return errors.Join(errs...)
+}
+
+// natsReadyTimeout bounds the NATS servers' start: until every one reports
+// itself healthy, which a server of a cluster does once JetStream has a
+// meta leader.
 const natsReadyTimeout = 30 * time.Second
 
-func startNATS(bin, dir string) (*natsServer, error) {
+// startNATS starts n NATS servers with JetStream, in one cluster when n
+// is more than 1, and waits until every one is healthy.
+func startNATS(bin, dir string, n int) (*natsCluster, error) {
 	if bin == "" {
 		return nil, errors.New("gateway: replicas need a NATS server binary (Options.NATSServer)")
 	}
-	port, err := loopback.FreePort()
-	if err != nil {
-		return nil, err
+	ports := make([][3]int, n) // client, route, monitoring
+	for i := range ports {
+		for j := range ports[i] {
+			p, err := loopback.FreePort()
+			if err != nil {
+				return nil, err
+			}
+			ports[i][j] = p
+		}
 	}
-	store := filepath.Join(dir, "nats")
-	if err := os.MkdirAll(store, 0o700); err != nil {
-		return nil, err
+	var routes []string
+	for _, p := range ports {
+		routes = append(routes, "nats://127.0.0.1:"+strconv.Itoa(p[1]))
 	}
-	cmd := exec.Command(bin, "-a", "127.0.0.1", "-p", strconv.Itoa(port), "-js", "-sd", store)
+	c := &natsCluster{}
+	for i, p := range ports {
+		name := "nats-" + strconv.Itoa(i+1)
+		store := filepath.Join(dir, name)
+		if err := os.MkdirAll(store, 0o700); err != nil {
+			_ = c.stop(0)
+			return nil, err
+		}
+		args := []string{"-a", "127.0.0.1", "-p", strconv.Itoa(p[0]), "-m", strconv.Itoa(p[2]), "-n", name, "-js", "-sd", store}
+		if n > 1 {
+			args = append(args, "--cluster_name", "codemode", "--cluster", routes[i], "--routes", strings.Join(routes, ","))
+		}
+		proc, err := startProcess(bin, args)
+		if err != nil {
+			_ = c.stop(0)
+			return nil, err
+		}
+		c.procs = append(c.procs, proc)
+		c.urls = append(c.urls, "nats://127.0.0.1:"+strconv.Itoa(p[0]))
+	}
+	deadline := time.Now().Add(natsReadyTimeout)
+	for i, p := range ports {
+		if err := awaitHealthy(c.procs[i], p[2], deadline); err != nil {
+			_ = c.stop(0)
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+// startProcess starts one NATS server in a process group of its own.
+func startProcess(bin string, args []string) (*process, error) {
+	cmd := exec.Command(bin, args...)
 	cmd.WaitDelay = 2 * time.Second
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	p := &process{cmd: cmd, stderr: tail.New(stderrLimit), exited: make(chan struct{})}
@@ -108,22 +215,31 @@ func startNATS(bin, dir string) (*natsServer, error) {
 		p.err = cmd.Wait()
 		close(p.exited)
 	}()
-	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
-	deadline := time.Now().Add(natsReadyTimeout)
+	return p, nil
+}
+
+// awaitHealthy polls a server's health endpoint until it answers 200.
+func awaitHealthy(p *process, monitor int, deadline time.Time) error {
+	u := "http://127.0.0.1:" + strconv.Itoa(monitor) + "/healthz"
+	client := &http.Client{Timeout: time.Second}
+	last := "no answer"
 	for {
-		c, err := net.DialTimeout("tcp", addr, time.Second)
+		resp, err := client.Get(u)
 		if err == nil {
-			c.Close()
-			return &natsServer{p: p, url: "nats://" + addr}, nil
+			b, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return nil
+			}
+			last = strings.TrimSpace(string(b))
 		}
 		select {
 		case <-p.exited:
-			return nil, p.failure(fmt.Errorf("the NATS server exited before it listened: %v", p.err))
+			return p.failure(fmt.Errorf("the NATS server exited before it was healthy: %v", p.err))
 		case <-time.After(20 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {
-			p.kill()
-			return nil, p.failure(fmt.Errorf("the NATS server did not listen on %s within %s", addr, natsReadyTimeout))
+			return p.failure(fmt.Errorf("the NATS server was not healthy within %s: %s", natsReadyTimeout, last))
 		}
 	}
 }

@@ -57,6 +57,10 @@ type Options struct {
 	// file the replicas share, and ReplicaPlaceholder the replica's name.
 	Replicas   int
 	NATSServer string
+	// NATSServers is the number of NATS servers the replicas share: more
+	// than 1 makes a JetStream cluster of them, replica k connecting to
+	// server k (modulo their number). 0 is 1.
+	NATSServers int
 }
 
 // Placeholders of a replica's command (Options.Replicas).
@@ -78,8 +82,34 @@ func MakeTarget(o Options) conformance.MakeTarget {
 		if len(o.Command) == 0 {
 			return nil, errors.New("gateway: no command")
 		}
-		return &target{opts: o, client: &http.Client{}}, nil
+		t := &target{opts: o, client: &http.Client{}}
+		if o.Replicas > 1 {
+			return &replicated{t}, nil
+		}
+		return t, nil
 	}
+}
+
+// replicated is the target of several replicas: it implements
+// conformance.Replicated.
+type replicated struct{ *target }
+
+// ReplicaOf implements conformance.Replicated.
+func (r *replicated) ReplicaOf(t conformance.Turn) (string, error) {
+	tu, ok := t.(*turn)
+	if !ok || tu.replica == "" {
+		return "", fmt.Errorf("gateway: %T is not a turn of these replicas", t)
+	}
+	return tu.replica, nil
+}
+
+// KillReplica implements conformance.Replicated.
+func (r *replicated) KillReplica(ctx context.Context, name string) error {
+	f, _, err := r.current()
+	if err != nil {
+		return err
+	}
+	return f.kill(name)
 }
 
 // target is one scenario's gateway and the doubles around it: the fake
@@ -96,7 +126,9 @@ type target struct {
 	host     *wire.HTTPHost
 	mcp      *driver.MCPSetup
 
-	nats *natsServer // with Options.Replicas: the scenario's NATS server
+	nats *natsCluster // with Options.Replicas: the scenario's NATS servers
+
+	cfgMu sync.Mutex // writeConfig's
 
 	mu      sync.Mutex
 	proc    *fleet
@@ -119,7 +151,7 @@ func (t *target) Start(ctx context.Context, s *conformance.Setup) error {
 	}
 	t.mcp = driver.NewMCPSetup(t.opts.Fixtures)
 	if t.opts.Replicas > 1 {
-		if t.nats, err = startNATS(t.opts.NATSServer, dir); err != nil {
+		if t.nats, err = startNATS(t.opts.NATSServer, dir, max(t.opts.NATSServers, 1)); err != nil {
 			return err
 		}
 	}
@@ -174,9 +206,9 @@ func (t *target) spawnFleet(argv, env []string) (*fleet, error) {
 		return nil, err
 	}
 	f := &fleet{}
-	var urls []string
 	for k := 1; k <= t.opts.Replicas; k++ {
-		r := strings.NewReplacer(NATSPlaceholder, t.nats.url, KeyPlaceholder, keyFile, ReplicaPlaceholder, "replica-"+strconv.Itoa(k))
+		name := "replica-" + strconv.Itoa(k)
+		r := strings.NewReplacer(NATSPlaceholder, t.nats.url(k), KeyPlaceholder, keyFile, ReplicaPlaceholder, name)
 		args := make([]string, len(argv))
 		for i, a := range argv {
 			args[i] = r.Replace(a)
@@ -186,10 +218,9 @@ func (t *target) spawnFleet(argv, env []string) (*fleet, error) {
 			_ = f.stop(stopGrace)
 			return nil, err
 		}
-		f.procs = append(f.procs, p)
-		urls = append(urls, p.url)
+		f.procs, f.names, f.killed = append(f.procs, p), append(f.names, name), append(f.killed, false)
 	}
-	front, err := newFront(urls)
+	front, err := newFront(f)
 	if err != nil {
 		_ = f.stop(stopGrace)
 		return nil, err
@@ -204,6 +235,10 @@ func (t *target) spawnFleet(argv, env []string) (*fleet, error) {
 // listed in the order the tool host knows them: the setup's non-client
 // tools, then its client tools (which turns send in the request).
 func (t *target) writeConfig() error {
+	// Turns may start at once; each rewrites the file through one
+	// temporary file.
+	t.cfgMu.Lock()
+	defer t.cfgMu.Unlock()
 	if err := t.mcp.Start(t.setup); err != nil {
 		return err
 	}
@@ -316,7 +351,7 @@ func (t *target) Close() error {
 		t.mcp.Close()
 	}
 	if t.nats != nil {
-		err = errors.Join(err, t.nats.p.stop(stopGrace))
+		err = errors.Join(err, t.nats.stop(stopGrace))
 	}
 	if t.stateDir != "" {
 		_ = os.RemoveAll(t.stateDir)

@@ -19,10 +19,11 @@ import (
 // abort endpoint and the trajectory endpoint.
 type turn struct {
 	*modelturn.Turn
-	t    *target
-	id   string
-	spec conformance.TurnSpec
-	gen  int
+	t       *target
+	id      string
+	spec    conformance.TurnSpec
+	gen     int
+	replica string // the replica serving the turn, when there are several
 }
 
 func (t *target) StartTurn(ctx context.Context, spec conformance.TurnSpec) (conformance.Turn, error) {
@@ -39,6 +40,15 @@ func (t *target) StartTurn(ctx context.Context, spec conformance.TurnSpec) (conf
 	t.mu.Unlock()
 	key := "conformance turn " + id // the conversation key: the turn's first user message
 	tu := &turn{t: t, id: id, spec: spec, gen: gen}
+	base := p.url
+	if len(p.names) > 0 {
+		// A turn's client request goes to a replica of its own, in turn.
+		i, err := p.replica()
+		if err != nil {
+			return nil, err
+		}
+		base, tu.replica = p.procs[i].url, p.names[i]
+	}
 	tu.Turn = modelturn.NewTurn(modelturn.Options{
 		Model: t.model, Key: key, Name: "gateway turn " + id,
 		Ended: tu.ended, Transcribed: tu.transcribed, Stale: tu.stale,
@@ -63,7 +73,7 @@ func (t *target) StartTurn(ctx context.Context, spec conformance.TurnSpec) (conf
 	if err != nil {
 		return nil, err
 	}
-	req, err := http.NewRequest(http.MethodPost, p.url+"/v1/responses", bytes.NewReader(b))
+	req, err := http.NewRequest(http.MethodPost, base+"/v1/responses", bytes.NewReader(b))
 	if err != nil {
 		return nil, err
 	}

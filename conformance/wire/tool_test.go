@@ -96,7 +96,7 @@ func TestSpecSchema(t *testing.T) {
 }
 
 func TestProfiles(t *testing.T) {
-	want := []string{"core", "typescript", "mcp", "namespaces", "snapshots", "restart-safe", "security", "e2e", "real-mcp", "tool-search"}
+	want := []string{"core", "typescript", "mcp", "namespaces", "snapshots", "restart-safe", "security", "e2e", "real-mcp", "tool-search", "cluster"}
 	got := wire.Profiles()
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("Profiles() mismatch (-want +got):\n%s", diff)
@@ -104,5 +104,8 @@ func TestProfiles(t *testing.T) {
 	got[0] = "changed"
 	if wire.Profiles()[0] != "core" {
 		t.Error("Profiles() shares its slice with callers")
+	}
+	if diff := cmp.Diff(want[:len(want)-1], wire.ProcessProfiles()); diff != "" {
+		t.Errorf("ProcessProfiles() mismatch (-want +got):\n%s", diff)
 	}
 }

@@ -44,6 +44,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	stateDir := fs.String("state", "", "the `directory` of durable state (session transcripts); default: next to the config file, in codemode-gateway-state")
 	strict := fs.Bool("strict-preemption", false, "make every wasm loop a safepoint (codemode.Options.StrictPreemption): slower compute; with -isolation in-process, no garbage-collection hold-up by a guest inside a long built-in")
 	isolation := fs.String("isolation", "process", "where guest code runs (codemode.Options.Isolation): `process` (worker processes the gateway kills when a leg passes its deadline) or in-process (trusted code only)")
+	port := fs.Int("port", -1, "the loopback `port` to serve on, instead of the configuration's gateway.port (0: any free port)")
 	var co clusterOptions
 	fs.StringVar(&co.url, "cluster", "", "run as one replica of a clustered gateway: the NATS JetStream server `URLs` (comma-separated) where the replicas share suspended runs and session transcripts")
 	fs.StringVar(&co.name, "cluster-name", "", "with -cluster: this replica's `name` (letters, digits, - and _); default: host name and process id")
@@ -54,7 +55,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	if *cfgPath == "" || fs.NArg() > 0 {
 		fs.Usage()
-		return errors.New("usage: codemode-gateway -config FILE [-state DIR] [-isolation process|in-process] [-strict-preemption] [-cluster URLS -cluster-key FILE [-cluster-name NAME] [-cluster-stream-replicas N]]")
+		return errors.New("usage: codemode-gateway -config FILE [-state DIR] [-port N] [-isolation process|in-process] [-strict-preemption] [-cluster URLS -cluster-key FILE [-cluster-name NAME] [-cluster-stream-replicas N]]")
 	}
 	iso, err := codemode.ParseIsolation(*isolation)
 	if err != nil {
@@ -72,6 +73,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return err
 	}
 	defer g.Close()
+	if *port >= 0 {
+		cfg.Gateway.Port = *port
+	}
 	ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(cfg.Gateway.Port)))
 	if err != nil {
 		return err

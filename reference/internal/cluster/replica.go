@@ -274,11 +274,22 @@ type forwarded struct {
 // of a forwarded wait.
 type plainResult cell.Result
 
+// AcceptWait is how long a replica that forwarded a wait gives the holder
+// to accept it (acceptForwarded) before it takes the claim back and
+// restores the run itself. A killed holder's subscription can outlive it
+// for a moment on the servers of a cluster: a request sent then is lost,
+// and nobody answers "no responders".
+const AcceptWait = 2 * time.Second
+
 // Forward implements cell.Shared: the claim passes to the holder, which
-// resumes the run and answers with its result.
+// accepts it by writing the record, resumes the run and answers with its
+// result. A claim the holder has not accepted within AcceptWait (or that
+// nobody listens for) comes back with a compare-and-set on the revision
+// that passed it: exactly one of the two writes wins, so the run is never
+// resumed twice.
 func (rp *Replica) Forward(ctx context.Context, holder, id string, sc cell.Scope) (cell.Result, error) {
 	me := rp.Replica()
-	_, err := rp.runs.Modify(ctx, id, func(r *Record) error {
+	passed, err := rp.runs.Modify(ctx, id, func(r *Record) error {
 		if r.Resumer != me {
 			return errNotMine
 		}
@@ -288,33 +299,77 @@ func (rp *Replica) Forward(ctx context.Context, holder, id string, sc cell.Scope
 	if err != nil {
 		return cell.Result{}, err
 	}
+	if passed == nil {
+		return cell.Failed(cell.CodeInvalidInput, cell.PhaseInput, cell.MsgRunUnavailable), nil
+	}
 	body, err := json.Marshal(forwarded{ID: id, Scope: scopeOf(sc)})
 	if err != nil {
 		return cell.Result{}, err
 	}
-	msg, err := rp.nc.RequestWithContext(ctx, resumeSubject(holder), body)
-	if errors.Is(err, nats.ErrNoResponders) {
-		// Nobody listens on the holder's subject, so nobody got the
-		// wait: the claim comes back, for this replica to restore.
-		if _, merr := rp.runs.Modify(ctx, id, func(r *Record) error {
-			if r.Resumer != holder {
-				return errNotMine
+	type reply struct {
+		msg *nats.Msg
+		err error
+	}
+	rctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	replies := make(chan reply, 1)
+	go func() {
+		msg, err := rp.nc.RequestWithContext(rctx, resumeSubject(holder), body)
+		replies <- reply{msg, err}
+	}()
+	accept := time.NewTimer(AcceptWait)
+	defer accept.Stop()
+	for {
+		select {
+		case <-accept.C:
+			if rp.takeBack(ctx, passed) {
+				return cell.Result{}, cell.ErrHolderGone
 			}
-			r.Resumer = me
-			return nil
-		}); merr != nil {
-			return cell.Result{}, fmt.Errorf("cluster: taking back the claim on %s from %s: %w", id, holder, merr)
+			// The holder accepted: its answer comes within the lease.
+		case r := <-replies:
+			if errors.Is(r.err, nats.ErrNoResponders) {
+				if rp.takeBack(ctx, passed) {
+					return cell.Result{}, cell.ErrHolderGone
+				}
+				return cell.Result{}, fmt.Errorf("cluster: nobody answers for %s, and the claim on %s did not come back", holder, id)
+			}
+			if r.err != nil {
+				return cell.Result{}, fmt.Errorf("cluster: forwarding the wait for %s to %s: %w", id, holder, r.err)
+			}
+			var res plainResult
+			if err := json.Unmarshal(r.msg.Data, &res); err != nil {
+				return cell.Result{}, fmt.Errorf("cluster: the reply of %s: %w", holder, err)
+			}
+			return cell.Result(res), nil
 		}
-		return cell.Result{}, cell.ErrHolderGone
 	}
-	if err != nil {
-		return cell.Result{}, fmt.Errorf("cluster: forwarding the wait for %s to %s: %w", id, holder, err)
+}
+
+// takeBack makes this replica the resumer of the run again, if the record
+// is still as passed left it: the holder never accepted the wait.
+func (rp *Replica) takeBack(ctx context.Context, passed *Record) bool {
+	r := *passed
+	r.Resumer = rp.Replica()
+	return rp.runs.update(ctx, &r) == nil
+}
+
+// acceptForwarded is the holder's side of Forward: it writes the record it
+// was passed, unchanged, so that the forwarding replica can no longer take
+// the claim back. It fails when the claim came back first.
+func (rp *Replica) acceptForwarded(id string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), AcceptWait)
+	defer cancel()
+	me := rp.Replica()
+	r, err := rp.runs.Modify(ctx, id, func(r *Record) error {
+		if r.Resumer != me {
+			return errNotMine
+		}
+		return nil
+	})
+	if err == nil && r == nil {
+		err = errNotMine
 	}
-	var res plainResult
-	if err := json.Unmarshal(msg.Data, &res); err != nil {
-		return cell.Result{}, fmt.Errorf("cluster: the reply of %s: %w", holder, err)
-	}
-	return cell.Result(res), nil
+	return err
 }
 
 // Forget implements cell.Shared.
@@ -330,6 +385,9 @@ func (rp *Replica) serveResume(m *nats.Msg) {
 	var res cell.Result
 	if err := json.Unmarshal(m.Data, &f); err != nil {
 		res = cell.Failed(cell.CodeInvalidInput, cell.PhaseInput, cell.MsgRunUnavailable)
+	} else if err := rp.acceptForwarded(f.ID); err != nil {
+		// The forwarding replica took the claim back: it resumes the run.
+		res = cell.Failed(cell.CodeInvalidInput, cell.PhaseInput, cell.MsgRunResuming)
 	} else {
 		res = rp.runner.ResumeForwarded(context.Background(), f.ID, cellScope(f.Scope))
 	}

@@ -204,6 +204,38 @@ func TestReplicas_holderJustKilled(t *testing.T) {
 
 func holderCrashes(t *testing.T, rs []*replica) { holderKilled(t, rs, Lapse) }
 
+// TestReplicas_forwardedWaitLost: the holder is killed, but its subject
+// still has a listener that swallows the forwarded wait, as a server of a
+// cluster may for a moment after the holder's connection closed. The
+// replica that got the wait takes the claim back after AcceptWait and
+// restores the run.
+func TestReplicas_forwardedWaitLost(t *testing.T) {
+	s := startServer(t)
+	rs := startReplicas(t, s, 2)
+	h := newGateHost(10000)
+	id := mustWaiting(t, execOn(rs[0], h, `await yield_control(); return "restored"`))
+	holder := rs[0].rp.Replica()
+	rs[0].crash(t)
+	nc, err := nats.Connect(s.ClientURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	swallowed := make(chan struct{}, 1)
+	if _, err := nc.Subscribe(resumeSubject(holder), func(*nats.Msg) { swallowed <- struct{}{} }); err != nil {
+		t.Fatal(err)
+	}
+	if err := nc.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	wantCompleted(t, waitOn(rs[1], h, id), `"restored"`)
+	select {
+	case <-swallowed:
+	default:
+		t.Error("the wait was not forwarded to the holder's subject first")
+	}
+}
+
 // holderKilled kills rs[0] while it holds a yielded run and a run with
 // pending host work, and waits on rs[1] after the pause.
 func holderKilled(t *testing.T, rs []*replica, pause time.Duration) {

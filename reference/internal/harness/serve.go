@@ -28,7 +28,7 @@ func Hello() protocol.HelloResult {
 	return protocol.HelloResult{
 		ProtocolVersion: protocol.Version,
 		Implementation:  protocol.Info{Name: Name, Version: version},
-		Profiles:        wire.Profiles(), // the reference claims every profile
+		Profiles:        wire.ProcessProfiles(), // every profile of one process
 		Capabilities:    protocol.Capabilities{Restart: true, Transcript: true, SessionEnd: true, Log: true, RegistrationErrors: true},
 	}
 }

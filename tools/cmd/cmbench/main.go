@@ -50,7 +50,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	var o options
 	fs.StringVar(&o.root, "root", "..", "repository root")
 	fs.StringVar(&o.out, "out", "", "where BENCHMARKS.md and docs/bench/*.png go (default: -root)")
-	fs.StringVar(&o.filter, "workloads", "", "regexp: run only the workloads whose name matches (trivial, nested1, search10000, yieldwait, typescript, compute, suspended64, concurrent, ...)")
+	fs.StringVar(&o.filter, "workloads", "", "regexp: run only the workloads whose name matches (trivial, nested1, search10000, yieldwait, typescript, compute, suspended64, concurrent, cluster, gatewayturn, ...)")
 	fs.StringVar(&o.node, "node", "node", "the Node.js binary")
 	fs.IntVar(&o.iterations, "iterations", 16, "measured iterations per side (heavy workloads run a fifth or half of it, at least 2 or 3)")
 	fs.IntVar(&o.warmup, "warmup", 2, "discarded iterations per side before measuring")
@@ -104,10 +104,10 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if !re.MatchString("gatewayturn") {
 		o.Gateway = 0
 	}
-	if len(ws) == 0 && o.Gateway == 0 {
+	if len(ws) == 0 && o.Gateway == 0 && !re.MatchString("cluster") {
 		return fmt.Errorf("-workloads %q matches no workload", o.filter)
 	}
-	rep, err := measure(o, ws, stderr)
+	rep, err := measure(o, ws, re, stderr)
 	if err != nil {
 		return err
 	}
@@ -124,7 +124,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 }
 
 // measure runs every workload on both sides, alternating, and builds the report.
-func measure(o options, ws []*workload, log io.Writer) (*report, error) {
+func measure(o options, ws []*workload, re *regexp.Regexp, log io.Writer) (*report, error) {
 	root, err := filepath.Abs(o.root)
 	if err != nil {
 		return nil, err
@@ -169,6 +169,13 @@ func measure(o options, ws []*workload, log io.Writer) (*report, error) {
 		return nil, err
 	}
 	rep.Rows = append(rep.Rows, rows...)
+	if re.MatchString("cluster") {
+		rows, err := clusterRows(o, root, log)
+		if err != nil {
+			return nil, err
+		}
+		rep.Rows = append(rep.Rows, rows...)
+	}
 	if o.Gateway > 0 {
 		fmt.Fprintf(log, "cmbench: gatewayturn   %d turns per side ...\n", o.Gateway)
 		t0 := time.Now()

@@ -111,7 +111,7 @@ func renderMarkdown(r *report) string {
 	p("| workload | measure | reference median | reference p95 | reference CPU | Node median | Node p95 | ratio | lead | Node legs | Node round trip |\n")
 	p("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
 	for _, rw := range r.Rows {
-		if rw.Gateway || rw.Isolation {
+		if rw.Gateway || rw.Isolation || rw.Cluster {
 			continue
 		}
 		nodeMed, nodeP95 := cell(rw.Node, med), cell(rw.Node, p95)
@@ -142,6 +142,7 @@ func renderMarkdown(r *report) string {
 	}
 
 	renderGateway(p, r)
+	renderCluster(p, r)
 
 	if len(charts(r)) > 0 {
 		p("\n## Plots\n\n")
@@ -233,5 +234,37 @@ func renderGateway(p func(string, ...any), r *report) {
 	}
 	if n := rows[0].Ref; n != nil {
 		p("\n%d measured turns per side after %d warm-up rounds (the first starts OpenClaw's gateway).\n", n.N, r.Warmup+1)
+	}
+}
+
+// renderCluster is the cluster section, when the report has it.
+func renderCluster(p func(string, ...any), r *report) {
+	var rows []row
+	for _, rw := range r.Rows {
+		if rw.Cluster {
+			rows = append(rows, rw)
+		}
+	}
+	if len(rows) == 0 {
+		return
+	}
+	p("\n## Cluster: three replicas against one gateway\n\n")
+	p("The reference gateway as one process, and as %d replicas sharing one NATS JetStream server (`-cluster`, SPEC.md\n", clusterReplicas)
+	p("Appendix G; the `nats-server` the reference module pins), on the same two cores, alternating round by round. Both are\n")
+	p("driven by the conformance suite's wire target (`conformance/gateway`) with the same fake model; each turn of the cluster\n")
+	p("goes to the next replica. Times are the model tool call as the suite sees it (request to answer).\n\n")
+	p("- **Suspend and resume.** A turn's `exec` of `%s` suspends; a `wait` in the same turn resumes it (in the cluster:\n", clusterCode)
+	p("  the holder claims the run in the store, resumes it and removes it). A second run is suspended and resumed from a second\n")
+	p("  turn of the same agent run: in the cluster that turn is on another replica, which claims the run and forwards the `wait`\n")
+	p("  to the holder over NATS; one gateway resumes it from memory either way.\n")
+	p("- **Throughput.** %d trivial exec turns (`%s`), %d at once, per round; turns per second of wall time.\n\n", r.Cells, gatewayCode, r.Concurrency)
+	p("| workload | measure | 3 replicas median | p95 | 1 gateway median | p95 | added (median) | ratio |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n")
+	for _, rw := range rows {
+		added := "–"
+		if rw.Ref != nil && rw.Node != nil && !rw.Higher {
+			added = num(rw.Ref.Median-rw.Node.Median) + " " + rw.Unit
+		}
+		p("| %s | %s (%s) | %s | %s | %s | %s | %s | %s |\n", rw.Title, rw.Label, rw.Unit, cell(rw.Ref, med), cell(rw.Ref, p95),
+			cell(rw.Node, med), cell(rw.Node, p95), added, num(rw.Ratio))
 	}
 }

@@ -64,6 +64,10 @@ type row struct {
 	// Isolation rows compare the reference with guests in worker
 	// processes (Ref) and in its own process (Node).
 	Isolation bool `json:"isolation,omitempty"`
+	// Cluster rows compare three replicas of the reference gateway
+	// sharing a NATS JetStream server (Ref) with one gateway process
+	// (Node).
+	Cluster bool `json:"cluster,omitempty"`
 }
 
 type point struct{ X, Y float64 }
@@ -179,6 +183,18 @@ func (r *report) evaluate() {
 		t.Verdict = verdict(rw.Ratio <= 1.1)
 	}
 	r.Targets = append(r.Targets, t)
+	for _, m := range []struct{ metric, goal string }{
+		{"resume", "a `wait` resume through the cluster's store adds ≤ 2 ms over one gateway's in-memory resume (median)"},
+		{"resumeOther", "a `wait` resume forwarded to the run's holder by another replica adds ≤ 2 ms over one gateway's in-memory resume (median)"},
+	} {
+		t := target{Goal: m.goal, Verdict: "not measured"}
+		if rw := r.row("cluster", m.metric); rw != nil && rw.Ref != nil && rw.Node != nil {
+			added := rw.Ref.Median - rw.Node.Median
+			t.Measured = num(added) + " ms"
+			t.Verdict = verdict(added <= 2)
+		}
+		r.Targets = append(r.Targets, t)
+	}
 	t = target{Goal: "trivial exec turn through the reference gateway faster than through OpenClaw's (gateway's own time per turn)", Verdict: "not measured"}
 	if rw := r.row("gatewayturn", "turn"); rw != nil && rw.Ratio > 0 {
 		t.Measured = num(1/rw.Ratio) + "× faster"

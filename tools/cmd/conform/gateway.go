@@ -6,12 +6,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/codemodekit/kit/conformance/gateway"
+	"github.com/codemodekit/kit/conformance/wire"
 	"github.com/codemodekit/kit/reference/codemodetest"
 	"github.com/codemodekit/kit/tools/internal/repo"
-	"github.com/codemodekit/kit/tools/internal/report"
 )
 
 // gatewayTarget is the --target value of the wire target.
@@ -45,12 +46,15 @@ func buildNATSServer() (string, error) {
 // reference gateway, built now, when cmd is empty, run with isolation and,
 // if strict, -strict-preemption) and returns its name and a cleanup that
 // removes what it built.
-func gatewayInfo(cmd, api, isolation string, strict bool, replicas int) (targetInfo, string, func(), error) {
+func gatewayInfo(cmd, api, isolation string, strict bool, replicas, natsServers int) (targetInfo, string, func(), error) {
 	if api != "openai-responses" && api != "openai-completions" {
 		return targetInfo{}, "", nil, fmt.Errorf("--gateway-api %q: want openai-responses or openai-completions", api)
 	}
 	if replicas < 1 {
 		return targetInfo{}, "", nil, fmt.Errorf("--gateway-replicas %d: want 1 or more", replicas)
+	}
+	if natsServers != 1 && natsServers != 3 {
+		return targetInfo{}, "", nil, fmt.Errorf("--gateway-nats %d: want 1, or 3 for a three-server JetStream cluster", natsServers)
 	}
 	name, cleanup := gatewayTarget, func() {}
 	var argv []string
@@ -76,7 +80,8 @@ func gatewayInfo(cmd, api, isolation string, strict bool, replicas int) (targetI
 			argv = append(argv, "-strict-preemption")
 		}
 		if replicas > 1 {
-			argv = append(argv, "-cluster", gateway.NATSPlaceholder, "-cluster-key", gateway.KeyPlaceholder, "-cluster-name", gateway.ReplicaPlaceholder)
+			argv = append(argv, "-cluster", gateway.NATSPlaceholder, "-cluster-key", gateway.KeyPlaceholder, "-cluster-name", gateway.ReplicaPlaceholder,
+				"-cluster-stream-replicas", strconv.Itoa(natsServers))
 		}
 	} else {
 		var err error
@@ -90,7 +95,7 @@ func gatewayInfo(cmd, api, isolation string, strict bool, replicas int) (targetI
 			return targetInfo{}, "", nil, fmt.Errorf("--gateway-cmd: no %s in %q: the gateway would not find its configuration", gateway.ConfigPlaceholder, cmd)
 		}
 	}
-	opts := gateway.Options{Command: argv, API: api, Fixtures: codemodetest.RealMCPFixtures, Replicas: replicas}
+	opts := gateway.Options{Command: argv, API: api, Fixtures: codemodetest.RealMCPFixtures, Replicas: replicas, NATSServers: natsServers}
 	if replicas > 1 {
 		if cmd != "" && !strings.Contains(cmd, gateway.NATSPlaceholder) {
 			cleanup()
@@ -107,5 +112,11 @@ func gatewayInfo(cmd, api, isolation string, strict bool, replicas int) (targetI
 	if cmd == "" {
 		version = referenceVersion()
 	}
-	return targetInfo{make: mk, claimed: report.Profiles, version: version}, name, cleanup, nil
+	claimed := wire.ProcessProfiles()
+	if replicas > 1 {
+		// Replicas claim the cluster profile, and report under a name of
+		// their own: their baseline is not the single gateway's.
+		claimed, name = wire.Profiles(), name+"-cluster"
+	}
+	return targetInfo{make: mk, claimed: claimed, version: version}, name, cleanup, nil
 }

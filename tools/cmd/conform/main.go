@@ -5,14 +5,15 @@
 //
 //	conform [--target reference] [--tags EXPR] [--profile core,mcp]
 //	        [--format pretty|cucumber|junit] [--report DIR] [--list]
-//	        [--seed N] [--concurrency N] [--path FILE[:LINE]] [--update-baseline]
+//	        [--seed N] [--concurrency N] [--path FILE[:LINE]] [--repeat N] [--update-baseline]
 //	conform --shard K/N [--durations report.json] [flags as above]
 //	conform merge --report OUT [--update-baseline] DIR...
 //	conform update-baseline REPORT.json...
 //	conform status --out FILE REPORT.json...
 //	conform --explain FEATURE:LINE [--target ...]
 //	conform --driver 'COMMAND [ARG...]' [--target NAME] [flags as above]
-//	conform --target gateway [--gateway-cmd 'COMMAND {config}'] [--gateway-api API] [flags as above]
+//	conform --target gateway [--gateway-cmd 'COMMAND {config}'] [--gateway-api API]
+//	        [--gateway-replicas N [--gateway-nats 1|3]] [flags as above]
 //	conform --target openclaw [--openclaw-version V] [flags as above]
 //
 // --driver runs the suite against any implementation that speaks the
@@ -32,6 +33,14 @@
 // reference gateway (reference/cmd/codemode-gateway), with --isolation
 // and --strict-preemption passed on, and reports as reference-gateway;
 // with it, as gateway (conformance/baselines/gateway.txt).
+// --gateway-replicas N runs N replicas of a clustered gateway behind a
+// round-robin front, each turn on the next replica, sharing one NATS
+// JetStream server or, with --gateway-nats 3, a three-server cluster;
+// they claim the cluster profile too and report as <name>-cluster.
+//
+// --repeat N runs the selected scenarios N times, pass after pass, each
+// ordered by the next seed: a scenario fails when any run fails, and the
+// report counts its runs and failures.
 //
 // --target openclaw runs every scenario through the published OpenClaw
 // gateway (conformance/openclaw), release --openclaw-version installed
@@ -81,6 +90,7 @@ import (
 
 	"github.com/codemodekit/kit/conformance"
 	"github.com/codemodekit/kit/conformance/driver"
+	"github.com/codemodekit/kit/conformance/wire"
 	codemode "github.com/codemodekit/kit/reference"
 	"github.com/codemodekit/kit/reference/codemodetest"
 	"github.com/codemodekit/kit/tools/internal/repo"
@@ -101,7 +111,7 @@ type targetInfo struct {
 
 // targets are the targets conform knows, by name.
 var targets = map[string]targetInfo{
-	codemodetest.Name: {make: codemodetest.NewTarget, claimed: report.Profiles},
+	codemodetest.Name: {make: codemodetest.NewTarget, claimed: wire.ProcessProfiles()},
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -127,12 +137,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 	profile := fs.String("profile", "", "comma-separated profiles to run, e.g. core,mcp (default all)")
 	updateBaseline := fs.Bool("update-baseline", false, "update conformance/baselines/<target>.txt for the scenarios of this run (failures listed with their signatures, passes removed), for review")
 	shardFlag := fs.String("shard", "", "K/N: run part K of N of the selected scenarios (conform merge combines the parts' reports)")
+	repeat := fs.Int("repeat", 1, "run the selected scenarios N times, pass after pass (like go test -count); a scenario fails when any of its runs fails, and report.json counts its runs and failures")
 	durationsFile := fs.String("durations", "", "with --shard: a previous report.json whose scenario durations balance the parts")
 	var paths multiFlag
 	fs.Var(&paths, "path", "feature file or file:line to run (repeatable); default every feature")
 	driverCmd := fs.String("driver", "", "command of an implementation speaking the driver protocol (SPEC.md Appendix D), e.g. \"codemode serve-driver\"")
 	gatewayCmd := fs.String("gateway-cmd", "", "with --target gateway: the gateway command, {config} standing for its configuration file (default: the reference gateway)")
 	gatewayReplicas := fs.Int("gateway-replicas", 1, "with --target gateway: run that many replicas of a clustered gateway behind a front that sends each request to the next replica, sharing a NATS JetStream server built from the version the reference pins (SPEC.md Appendix G); a --gateway-cmd then has {nats}, {cluster-key} and {replica} placeholders")
+	gatewayNATS := fs.Int("gateway-nats", 1, "with --gateway-replicas: the NATS servers the replicas share, 1 or 3 (a three-server JetStream cluster, replica k on server k, every stream held by all three)")
 	gatewayAPI := fs.String("gateway-api", "openai-responses", "with --target gateway: the provider API the gateway is configured with: openai-responses or openai-completions")
 	openclawVersion := fs.String("openclaw-version", defaultOpenClawVersion, "with --target openclaw: the OpenClaw release to install (npm) and run")
 	explainAt := fs.String("explain", "", "FEATURE:LINE: run that one scenario and print its steps, the failing step's diff of expected against actual, and its failure signature")
@@ -198,7 +210,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "conform: --isolation and --strict-preemption apply to the reference gateway, not to --gateway-cmd (pass the flags in the command)")
 			return 2
 		}
-		info, *target, cleanup, err = gatewayInfo(*gatewayCmd, *gatewayAPI, *isolation, *strict, *gatewayReplicas)
+		info, *target, cleanup, err = gatewayInfo(*gatewayCmd, *gatewayAPI, *isolation, *strict, *gatewayReplicas, *gatewayNATS)
 		if err != nil {
 			fmt.Fprintf(stderr, "conform: %v\n", err)
 			return 2
@@ -276,6 +288,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 			profiles = append(profiles, p)
 		}
 	}
+	if *repeat < 1 {
+		fmt.Fprintf(stderr, "conform: --repeat %d: want 1 or more\n", *repeat)
+		return 2
+	}
 	tagExpr, err := tagFilter(*tags, profiles)
 	if err != nil {
 		fmt.Fprintf(stderr, "conform: %v\n", err)
@@ -283,11 +299,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	rep, err := conformance.Run(context.Background(), conformance.Options{
 		Target: *target, Make: mk, Tags: tagExpr, Seed: *seed, Progress: progress, Concurrency: *concurrency, Paths: paths, FailFast: *failFast, AppendixA: appendixA(),
-		Shard: shard, Durations: durations, Commit: sourceCommit(), GroupBySetup: groupBySetup,
+		Shard: shard, Durations: durations, Commit: sourceCommit(), GroupBySetup: groupBySetup, Repeat: *repeat,
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "conform: %v\n", err)
 		return 2
+	}
+	if *repeat > 1 {
+		for _, r := range rep.Results {
+			fmt.Fprintf(progress, "%d of %d runs failed: %s:%d %s\n", r.Failures, r.Runs, r.Feature, r.Line, r.Name)
+		}
 	}
 	if interrupted.Load() {
 		select {} // the signal handler exits once the gateways are stopped

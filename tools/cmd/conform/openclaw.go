@@ -15,9 +15,9 @@ import (
 	"time"
 
 	"github.com/codemodekit/kit/conformance/openclaw"
+	"github.com/codemodekit/kit/conformance/wire"
 	"github.com/codemodekit/kit/reference/codemodetest"
 	"github.com/codemodekit/kit/tools/internal/repo"
-	"github.com/codemodekit/kit/tools/internal/report"
 )
 
 // openclawTarget is the --target value of the published OpenClaw gateway.
@@ -138,7 +138,7 @@ func openclawInfo(version string, stderr io.Writer) (targetInfo, string, func(),
 		n, total := gatewayStarts(r)
 		return map[string]float64{"gatewayStarts": float64(n), "gatewayStartSeconds": total.Seconds()}
 	}
-	return targetInfo{make: r.MakeTarget(), claimed: report.Profiles, version: version, stats: stats}, openclawTarget + "-" + version, cleanup, nil
+	return targetInfo{make: r.MakeTarget(), claimed: wire.ProcessProfiles(), version: version, stats: stats}, openclawTarget + "-" + version, cleanup, nil
 }
 
 // interrupted is set when a signal ends an OpenClaw run: the scenarios
