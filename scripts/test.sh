@@ -27,12 +27,13 @@ mkdir -p "${root}/reports/junit"
 # first and runs beside the others, as its tests ran beside the runtime's
 # when they were one module: its lines carry its name. The rest run one
 # module after another and stop at the first failure. Then, beside the
-# whole-suite module still running, its suites over the wire (the gateway
-# and the driver): without -race, under which they skip, since the race
+# whole-suite module still running, its suites over the wire (the gateway,
+# the driver, and the cluster profile on three replicas): without -race,
+# under which they skip, since the race
 # detector sees only the test process and these suites spend it on
 # processes built without it (reference/codemodetest/wire_test.go).
 long="reference/codemodetest"
-wire_tests='^(TestConformanceGateway|TestConformanceDriver)$'
+wire_tests='^(TestConformanceGateway|TestConformanceDriver|TestConformanceCluster)$'
 
 # test_module runs one module's tests: with -race, or with the go test
 # flags given after the module.

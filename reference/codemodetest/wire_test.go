@@ -2,6 +2,7 @@ package codemodetest_test
 
 import (
 	"context"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
@@ -13,6 +14,7 @@ import (
 	"github.com/codemodekit/kit/conformance"
 	"github.com/codemodekit/kit/conformance/driver"
 	"github.com/codemodekit/kit/conformance/gateway"
+	"github.com/codemodekit/kit/conformance/wire"
 	codemode "github.com/codemodekit/kit/reference"
 	"github.com/codemodekit/kit/reference/codemodetest"
 )
@@ -59,12 +61,55 @@ func TestConformanceGateway(t *testing.T) {
 	}
 	want := map[string]string{}
 	for _, sc := range ix.Scenarios {
-		if !slices.Contains(sc.Tags, "@wip") {
+		// One gateway does not claim the cluster profile (its baseline).
+		if !slices.Contains(sc.Tags, "@wip") && !slices.Contains(sc.Tags, "@"+wire.ProfileCluster) {
 			want[scenarioKey(sc.Feature, sc.Line, sc.Name)] = conformance.StatusPassed
 		}
 	}
 	if diff := cmp.Diff(want, outcomes(wired, true)); diff != "" {
 		t.Errorf("over the wire, scenarios do not end as in process (-in process +gateway):\n%s", diff)
+	}
+}
+
+// TestConformanceCluster runs the cluster profile (SPEC.md section 8.5)
+// through three replicas of the reference gateway on a three-server NATS
+// JetStream cluster, each replica on its own server, three times over: a
+// wait on another replica, a holder killed by its PID, and one wait raced
+// on three replicas. conform --target gateway --gateway-replicas 3 runs the
+// whole suite the same way.
+func TestConformanceCluster(t *testing.T) {
+	skipUnderRace(t)
+	t.Parallel()
+	requireRuntime(t)
+	dir := t.TempDir()
+	bin, nats := filepath.Join(dir, "codemode-gateway"), filepath.Join(dir, "nats-server")
+	for _, b := range []struct {
+		out, pkg string
+		env      []string
+	}{
+		{bin, "./cmd/codemode-gateway", nil},
+		// The server of the version the reference module pins.
+		{nats, "github.com/nats-io/nats-server/v2", []string{"GOWORK=off"}},
+	} {
+		build := exec.Command("go", "build", "-o", b.out, b.pkg)
+		build.Dir, build.Env = "..", append(os.Environ(), b.env...)
+		if out, err := build.CombinedOutput(); err != nil {
+			t.Fatalf("go build %s: %v\n%s", b.pkg, err, out)
+		}
+	}
+	mk := gateway.MakeTarget(gateway.Options{
+		Command: []string{bin, "-config", gateway.ConfigPlaceholder, "-cluster", gateway.NATSPlaceholder, "-cluster-key", gateway.KeyPlaceholder,
+			"-cluster-name", gateway.ReplicaPlaceholder, "-cluster-stream-replicas", "3"},
+		Replicas: 3, NATSServer: nats, NATSServers: 3,
+	})
+	rep := conformance.TestTargetWith(t, conformance.Options{Target: "reference-gateway-cluster", Make: mk, Tags: "@" + wire.ProfileCluster, Repeat: 3})
+	for _, r := range rep.Results {
+		if r.Status != conformance.StatusPassed || r.Runs != 3 {
+			t.Errorf("%s:%d %s: %s after %d runs, want passed after 3", r.Feature, r.Line, r.Name, r.Status, r.Runs)
+		}
+	}
+	if len(rep.Results) == 0 {
+		t.Error("no scenario of the cluster profile ran")
 	}
 }
 
