@@ -60,6 +60,13 @@ func fixedReport() *report {
 		Ref:  []gatewaySample{{Implementation: 1.5, Wall: 3}, {Implementation: 1.7, Wall: 3.2}},
 		Claw: []gatewaySample{{Implementation: 300, Wall: 420}, {Implementation: 340, Wall: 450}}}
 	r.Rows, r.OpenClaw = append(r.Rows, gw.rows()...), gw.OpenClaw
+	cl := func(metric, unit string, cluster, single float64) row {
+		rw := row{Workload: "cluster", Title: "suspend and resume", Metric: metric, Label: metric, Unit: unit, Cluster: true, Higher: unit == "turns/s",
+			Ref: collect([]map[string]float64{{metric: cluster}}, metric), Node: collect([]map[string]float64{{metric: single}}, metric)}
+		rw.Ratio = cluster / single
+		return rw
+	}
+	r.Rows = append(r.Rows, cl("suspend", "ms", 3.1, 2.9), cl("resume", "ms", 2.5, 1.2), cl("resumeOther", "ms", 4, 1.2), cl("throughput", "turns/s", 60, 75))
 	r.evaluate()
 	return r
 }
@@ -103,6 +110,8 @@ func TestTargetsVerdicts(t *testing.T) {
 		{Goal: "compute-heavy cell within 2.5× of Node/V8 on the same wasm (reference cell ÷ Node time inside the VM)", Measured: "2.26×", Verdict: "met"},
 		{Goal: "each nested tool call adds ≤ 50 µs with guests in worker processes (against in process)", Measured: "9.09 µs", Verdict: "met"},
 		{Goal: "compute-heavy cell unchanged with guests in worker processes (workers ÷ in process ≤ 1.1)", Measured: "1.02×", Verdict: "met"},
+		{Goal: "a `wait` resume through the cluster's store adds ≤ 2 ms over one gateway's in-memory resume (median)", Measured: "1.30 ms", Verdict: "met"},
+		{Goal: "a `wait` resume forwarded to the run's holder by another replica adds ≤ 2 ms over one gateway's in-memory resume (median)", Measured: "2.80 ms", Verdict: "missed"},
 		{Goal: "trivial exec turn through the reference gateway faster than through OpenClaw's (gateway's own time per turn)", Measured: "200× faster", Verdict: "met"},
 	}
 	if diff := cmp.Diff(want, fixedReport().Targets); diff != "" {
