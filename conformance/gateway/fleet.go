@@ -2,7 +2,7 @@ package gateway
 
 // This file holds the gateway the suite talks to: one process, or the
 // replicas of a clustered gateway (Options.Replicas) behind a front that
-// sends each request to the next replica in turn, with the NATS server
+// sends each request to the next replica in turn, with the NATS servers
 // they share (SPEC.md Appendix G).
 
 import (
@@ -41,8 +41,8 @@ type fleet struct {
 	placed int    // turns placed on replicas so far
 }
 
-// replica is the index and URL of the replica to serve the next turn:
-// the live replicas in turn.
+// replica is the index of the replica to serve the next turn: the live
+// replicas in turn.
 func (f *fleet) replica() (int, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
