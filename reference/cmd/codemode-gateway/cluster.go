@@ -35,6 +35,11 @@ type clusterOptions struct {
 	streamReplicas int    // JetStream servers holding each stream
 }
 
+// clusterJoinTimeout bounds a replica's joining: its streams made or
+// found, its presence announced. Servers of a cluster electing their
+// leaders on a loaded machine may take several attempts.
+const clusterJoinTimeout = time.Minute
+
 // member is a gateway's membership of its cluster.
 type member struct {
 	nc      *nats.Conn

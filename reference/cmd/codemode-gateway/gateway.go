@@ -80,11 +80,15 @@ func bootGateway(ctx context.Context, path, stateDir string, ro runtimeOptions, 
 	g.log.setSecrets(configSecrets(cfg.doc))
 	var tr codemode.TranscriptStore
 	var nc *nats.Conn
+	jctx := ctx // joining the cluster: bounded by clusterJoinTimeout
 	if ro.cluster.url != "" {
 		if ro.cluster.name == "" {
 			ro.cluster.name = defaultReplicaName()
 		}
-		nc, tr, err = dialCluster(ctx, ro.cluster)
+		var cancel context.CancelFunc
+		jctx, cancel = context.WithTimeout(ctx, clusterJoinTimeout)
+		defer cancel()
+		nc, tr, err = dialCluster(jctx, ro.cluster)
 	} else {
 		tr, err = harness.OpenFileTranscripts(filepath.Join(stateDir, "transcripts"))
 	}
@@ -107,7 +111,7 @@ func bootGateway(ctx context.Context, path, stateDir string, ro runtimeOptions, 
 	}
 	g.sys = sys
 	if nc != nil {
-		if g.member, err = joinCluster(ctx, ro.cluster, nc, sys); err == nil {
+		if g.member, err = joinCluster(jctx, ro.cluster, nc, sys); err == nil {
 			err = g.member.serveDebugLog(g.localDebugLog)
 		}
 		if err != nil {

@@ -72,7 +72,7 @@ func Join(ctx context.Context, nc *nats.Conn, cfg Config, rn Runner) (*Replica, 
 		return nil, err
 	}
 	rp := &Replica{runs: runs, nc: nc, stop: make(chan struct{}), runner: rn}
-	if err := rp.beat(ctx); err != nil {
+	if _, err := idempotent(ctx, func(ctx context.Context) (struct{}, error) { return struct{}{}, rp.beat(ctx) }); err != nil {
 		return nil, err
 	}
 	// Each forwarded wait is served on its own goroutine: a resume can

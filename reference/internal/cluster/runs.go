@@ -82,11 +82,11 @@ func Open(ctx context.Context, nc *nats.Conn, cfg Config) (*Runs, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cluster: parts bucket: %w", err)
 	}
-	kv, err := js.KeyValue(ctx, RunsBucket)
+	kv, err := idempotent(ctx, func(ctx context.Context) (jetstream.KeyValue, error) { return js.KeyValue(ctx, RunsBucket) })
 	if err != nil {
 		return nil, fmt.Errorf("cluster: run bucket: %w", err)
 	}
-	parts, err := js.ObjectStore(ctx, PartsBucket)
+	parts, err := idempotent(ctx, func(ctx context.Context) (jetstream.ObjectStore, error) { return js.ObjectStore(ctx, PartsBucket) })
 	if err != nil {
 		return nil, fmt.Errorf("cluster: parts bucket: %w", err)
 	}
@@ -98,17 +98,14 @@ func Open(ctx context.Context, nc *nats.Conn, cfg Config) (*Runs, error) {
 // electing its leader may drop the request; creating is idempotent, so an
 // attempt that times out is made again until ctx ends.
 func ensureStream(ctx context.Context, js jetstream.JetStream, cfg jetstream.StreamConfig) error {
-	for {
-		actx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		_, err := js.CreateStream(actx, cfg)
+	_, err := idempotent(ctx, func(ctx context.Context) (jetstream.Stream, error) {
+		st, err := js.CreateStream(ctx, cfg)
 		if errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
-			_, err = js.Stream(actx, cfg.Name)
+			st, err = js.Stream(ctx, cfg.Name)
 		}
-		cancel()
-		if err == nil || ctx.Err() != nil || !(transient(err) || errors.Is(err, context.DeadlineExceeded)) {
-			return err
-		}
-	}
+		return st, err
+	})
+	return err
 }
 
 // A Refusal is why a claim did not take a run. The cell words each one

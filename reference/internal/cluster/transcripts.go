@@ -52,7 +52,7 @@ func OpenTranscripts(ctx context.Context, nc *nats.Conn, streamReplicas int) (*T
 	if err != nil {
 		return nil, fmt.Errorf("cluster: transcript stream: %w", err)
 	}
-	st, err := js.Stream(ctx, TranscriptsStream)
+	st, err := idempotent(ctx, func(ctx context.Context) (jetstream.Stream, error) { return js.Stream(ctx, TranscriptsStream) })
 	if err != nil {
 		return nil, err
 	}

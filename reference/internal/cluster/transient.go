@@ -36,6 +36,33 @@ func retrying[T any](ctx context.Context, op func() (T, error)) (T, error) {
 	}
 }
 
+// attemptTimeout bounds one attempt of an idempotent request (idempotent).
+const attemptTimeout = 5 * time.Second
+
+// idempotent runs op, a request that is safe to repeat (a read, a create
+// that tolerates existing, a put of the same value), until it succeeds,
+// fails for good, or ctx ends: each attempt has attemptTimeout, and an
+// attempt that times out or finds no responder is made again. A cluster of
+// servers electing leaders, on a loaded machine, can take longer than one
+// attempt's timeout.
+func idempotent[T any](ctx context.Context, op func(ctx context.Context) (T, error)) (T, error) {
+	pause := 10 * time.Millisecond
+	for {
+		actx, cancel := context.WithTimeout(ctx, attemptTimeout)
+		v, err := op(actx)
+		cancel()
+		if err == nil || ctx.Err() != nil || !(transient(err) || errors.Is(err, context.DeadlineExceeded)) {
+			return v, err
+		}
+		select {
+		case <-ctx.Done():
+			return v, err
+		case <-time.After(pause):
+		}
+		pause = min(2*pause, 500*time.Millisecond)
+	}
+}
+
 // steadyKV is a key-value bucket whose reads and writes are sent again
 // while no server answers them (transient).
 type steadyKV struct{ jetstream.KeyValue }
