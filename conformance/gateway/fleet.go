@@ -151,37 +151,53 @@ func (c *natsCluster) stop(grace time.Duration) error {
 // meta leader.
 const natsReadyTimeout = 30 * time.Second
 
+// natsAttempts is how many times startNATS tries with fresh ports: a port
+// chosen free may be taken by another process before its server binds it.
+const natsAttempts = 3
+
 // startNATS starts n NATS servers with JetStream, in one cluster when n
 // is more than 1, and waits until every one is healthy.
 func startNATS(bin, dir string, n int) (*natsCluster, error) {
 	if bin == "" {
 		return nil, errors.New("gateway: replicas need a NATS server binary (Options.NATSServer)")
 	}
+	var err error
+	for attempt := 1; attempt <= natsAttempts; attempt++ {
+		var c *natsCluster
+		if c, err = startNATSOnce(bin, filepath.Join(dir, "nats-"+strconv.Itoa(attempt)), n); err == nil {
+			return c, nil
+		}
+	}
+	return nil, err
+}
+
+func startNATSOnce(bin, dir string, n int) (*natsCluster, error) {
+	all, err := loopback.FreePorts(3 * n)
+	if err != nil {
+		return nil, err
+	}
 	ports := make([][3]int, n) // client, route, monitoring
 	for i := range ports {
-		for j := range ports[i] {
-			p, err := loopback.FreePort()
-			if err != nil {
-				return nil, err
-			}
-			ports[i][j] = p
-		}
+		copy(ports[i][:], all[3*i:])
 	}
 	var routes []string
 	for _, p := range ports {
 		routes = append(routes, "nats://127.0.0.1:"+strconv.Itoa(p[1]))
 	}
+	// A cluster name of its own: a route to a port reused by another
+	// scenario's server is refused instead of joining the two.
+	name := "codemode-" + strconv.Itoa(os.Getpid()) + "-" + strconv.Itoa(all[0])
 	c := &natsCluster{}
 	for i, p := range ports {
-		name := "nats-" + strconv.Itoa(i+1)
-		store := filepath.Join(dir, name)
+		server := "nats-" + strconv.Itoa(i+1)
+		store := filepath.Join(dir, server)
 		if err := os.MkdirAll(store, 0o700); err != nil {
 			_ = c.stop(0)
 			return nil, err
 		}
-		args := []string{"-a", "127.0.0.1", "-p", strconv.Itoa(p[0]), "-m", strconv.Itoa(p[2]), "-n", name, "-js", "-sd", store}
+		args := []string{"-a", "127.0.0.1", "-p", strconv.Itoa(p[0]), "-m", strconv.Itoa(p[2]), "-n", server, "-js", "-sd", store}
 		if n > 1 {
-			args = append(args, "--cluster_name", "codemode", "--cluster", routes[i], "--routes", strings.Join(routes, ","))
+			args = append(args, "--cluster_name", name, "--cluster", routes[i], "--routes", strings.Join(routes, ","))
 		}
 		proc, err := startProcess(bin, args)
 		if err != nil {
@@ -191,12 +207,13 @@ func startNATS(bin, dir string, n int) (*natsCluster, error) {
 		c.procs = append(c.procs, proc)
 		c.urls = append(c.urls, "nats://127.0.0.1:"+strconv.Itoa(p[0]))
 	}
-	deadline := time.Now().Add(natsReadyTimeout)
+	monitors := make([]int, n)
 	for i, p := range ports {
-		if err := awaitHealthy(c.procs[i], p[2], deadline); err != nil {
-			_ = c.stop(0)
-			return nil, err
-		}
+		monitors[i] = p[2]
+	}
+	if err := c.awaitHealthy(monitors); err != nil {
+		_ = c.stop(0)
+		return nil, err
 	}
 	return c, nil
 }
@@ -218,28 +235,44 @@ func startProcess(bin string, args []string) (*process, error) {
 	return p, nil
 }
 
-// awaitHealthy polls a server's health endpoint until it answers 200.
-func awaitHealthy(p *process, monitor int, deadline time.Time) error {
-	u := "http://127.0.0.1:" + strconv.Itoa(monitor) + "/healthz"
+// awaitHealthy polls every server's health endpoint until each has
+// answered 200, and fails as soon as one exits.
+func (c *natsCluster) awaitHealthy(monitors []int) error {
 	client := &http.Client{Timeout: time.Second}
-	last := "no answer"
+	deadline := time.Now().Add(natsReadyTimeout)
+	healthy := make([]bool, len(monitors))
+	last := make([]string, len(monitors))
 	for {
-		resp, err := client.Get(u)
-		if err == nil {
+		done := true
+		for i, port := range monitors {
+			p := c.procs[i]
+			select {
+			case <-p.exited:
+				return p.failure(fmt.Errorf("NATS server %d exited before it was healthy: %v", i+1, p.err))
+			default:
+			}
+			if healthy[i] {
+				continue
+			}
+			resp, err := client.Get("http://127.0.0.1:" + strconv.Itoa(port) + "/healthz")
+			if err != nil {
+				last[i], done = err.Error(), false
+				continue
+			}
 			b, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
 			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return nil
+			healthy[i] = resp.StatusCode == http.StatusOK
+			if !healthy[i] {
+				last[i], done = strings.TrimSpace(string(b)), false
 			}
-			last = strings.TrimSpace(string(b))
 		}
-		select {
-		case <-p.exited:
-			return p.failure(fmt.Errorf("the NATS server exited before it was healthy: %v", p.err))
-		case <-time.After(20 * time.Millisecond):
+		if done {
+			return nil
 		}
 		if time.Now().After(deadline) {
-			return p.failure(fmt.Errorf("the NATS server was not healthy within %s: %s", natsReadyTimeout, last))
+			i := slices.Index(healthy, false)
+			return c.procs[i].failure(fmt.Errorf("NATS server %d was not healthy within %s: %s", i+1, natsReadyTimeout, last[i]))
 		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
