@@ -141,17 +141,21 @@ func (w *world) concurrently(n int, name string, args json.RawMessage) error {
 		}
 		return nil
 	}
-	errs := make([]error, n)
+	turns := make([]*turnState, n)
+	for i := range turns {
+		turns[i] = ts
+	}
+	return w.callGroup(turns, ids, name, args)
+}
+
+// callGroup makes one call in each of turns at once, with the ids given,
+// and records the results as a group in that order.
+func (w *world) callGroup(turns []*turnState, ids []string, name string, args json.RawMessage) error {
+	recs := make([]callRecord, len(turns))
+	errs := make([]error, len(turns))
 	var wg sync.WaitGroup
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			ctx, cancel := w.ctx()
-			defer cancel()
-			out, err := ts.turn.Call(ctx, ids[i], name, args)
-			recs[i], errs[i] = callRecord{name: name, id: ids[i], args: args, outcome: out, payload: decodePayload(out)}, err
-		}()
+	for i, ts := range turns {
+		wg.Go(func() { recs[i], errs[i] = w.callOn(ts, ids[i], name, args) })
 	}
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {

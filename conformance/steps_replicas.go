@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sync"
 
 	"github.com/cucumber/godog"
 )
@@ -95,21 +94,7 @@ func (w *world) waitInTurns(n int) error {
 	for i := range ids {
 		ids[i] = w.nextCallID()
 	}
-	recs := make([]callRecord, n)
-	errs := make([]error, n)
-	var wg sync.WaitGroup
-	for i, ts := range turns {
-		wg.Go(func() { recs[i], errs[i] = w.callOn(ts, ids[i], "wait", args) })
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return err
-	}
-	w.group = recs
-	for _, r := range recs {
-		w.record(r)
-	}
-	return nil
+	return w.callGroup(turns, ids, "wait", args)
 }
 
 // groupOthersRefused checks that every result of the group that did not

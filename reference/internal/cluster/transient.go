@@ -21,19 +21,7 @@ func transient(err error) bool {
 // retrying runs op until it succeeds, fails for good, or ctx ends,
 // pausing between the transient failures.
 func retrying[T any](ctx context.Context, op func() (T, error)) (T, error) {
-	pause := 10 * time.Millisecond
-	for {
-		v, err := op()
-		if !transient(err) {
-			return v, err
-		}
-		select {
-		case <-ctx.Done():
-			return v, err
-		case <-time.After(pause):
-		}
-		pause = min(2*pause, 500*time.Millisecond)
-	}
+	return again(ctx, op, transient)
 }
 
 // attemptTimeout bounds one attempt of an idempotent request (idempotent).
@@ -46,12 +34,23 @@ const attemptTimeout = 5 * time.Second
 // servers electing leaders, on a loaded machine, can take longer than one
 // attempt's timeout.
 func idempotent[T any](ctx context.Context, op func(ctx context.Context) (T, error)) (T, error) {
+	attempt := func() (T, error) {
+		actx, cancel := context.WithTimeout(ctx, attemptTimeout)
+		defer cancel()
+		return op(actx)
+	}
+	return again(ctx, attempt, func(err error) bool {
+		return ctx.Err() == nil && (transient(err) || errors.Is(err, context.DeadlineExceeded))
+	})
+}
+
+// again runs op until it succeeds, fails with an error retry refuses, or
+// ctx ends, pausing longer after each failure.
+func again[T any](ctx context.Context, op func() (T, error), retry func(error) bool) (T, error) {
 	pause := 10 * time.Millisecond
 	for {
-		actx, cancel := context.WithTimeout(ctx, attemptTimeout)
-		v, err := op(actx)
-		cancel()
-		if err == nil || ctx.Err() != nil || !(transient(err) || errors.Is(err, context.DeadlineExceeded)) {
+		v, err := op()
+		if err == nil || !retry(err) {
 			return v, err
 		}
 		select {

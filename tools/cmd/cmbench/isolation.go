@@ -72,12 +72,7 @@ func bridgeCost(r *report, inProcess bool) (float64, bool) {
 
 // renderIsolation is the isolation section of BENCHMARKS.md.
 func renderIsolation(r *report) string {
-	var rows []row
-	for _, rw := range r.Rows {
-		if rw.Isolation {
-			rows = append(rows, rw)
-		}
-	}
+	rows := r.rowsWhere(func(rw row) bool { return rw.Isolation })
 	if len(rows) == 0 {
 		return ""
 	}

@@ -201,12 +201,7 @@ func renderMarkdown(r *report) string {
 
 // renderGateway is the gateway-level section, when the report has it.
 func renderGateway(p func(string, ...any), r *report) {
-	var rows []row
-	for _, rw := range r.Rows {
-		if rw.Gateway {
-			rows = append(rows, rw)
-		}
-	}
+	rows := r.rowsWhere(func(rw row) bool { return rw.Gateway })
 	if len(rows) == 0 {
 		return
 	}
@@ -239,12 +234,7 @@ func renderGateway(p func(string, ...any), r *report) {
 
 // renderCluster is the cluster section, when the report has it.
 func renderCluster(p func(string, ...any), r *report) {
-	var rows []row
-	for _, rw := range r.Rows {
-		if rw.Cluster {
-			rows = append(rows, rw)
-		}
-	}
+	rows := r.rowsWhere(func(rw row) bool { return rw.Cluster })
 	if len(rows) == 0 {
 		return
 	}

@@ -142,6 +142,17 @@ func (r *report) rowOf(workload, metric string, isolation bool) *row {
 	return nil
 }
 
+// rowsWhere returns the rows keep keeps, in order.
+func (r *report) rowsWhere(keep func(row) bool) []row {
+	var out []row
+	for _, rw := range r.Rows {
+		if keep(rw) {
+			out = append(out, rw)
+		}
+	}
+	return out
+}
+
 // evaluate checks the targets against the medians.
 func (r *report) evaluate() {
 	r.Targets = nil
