@@ -103,9 +103,24 @@ func ensureStream(ctx context.Context, js jetstream.JetStream, cfg jetstream.Str
 		if errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
 			st, err = js.Stream(ctx, cfg.Name)
 		}
+		if noPeersYet(err) {
+			// A server the meta leader has not seen yet: like no
+			// responder, nothing was made.
+			err = fmt.Errorf("%w: %w", jetstream.ErrNoStreamResponse, err)
+		}
 		return st, err
 	})
 	return err
+}
+
+// errCodeNoPeers is JetStream's "no suitable peers for placement": a
+// replicated stream asked of a cluster whose servers are not all known to
+// its meta leader yet, as right after the cluster forms.
+const errCodeNoPeers jetstream.ErrorCode = 10005
+
+func noPeersYet(err error) bool {
+	var apiErr *jetstream.APIError
+	return errors.As(err, &apiErr) && apiErr.ErrorCode == errCodeNoPeers
 }
 
 // A Refusal is why a claim did not take a run. The cell words each one

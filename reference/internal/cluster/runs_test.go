@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/nats-io/nats.go/jetstream"
 )
 
 var scopeA = Scope{AgentRunID: "ar-1", SessionID: "s-1", SessionKey: "agent:main:one", AgentID: "main"}
@@ -401,5 +402,23 @@ func TestCluster_threeServers(t *testing.T) {
 	wg.Wait()
 	if stored != max {
 		t.Errorf("stored %d runs across three servers, want the cap %d", stored, max)
+	}
+}
+
+// TestNoPeersYet: a stream create refused for want of known peers is made
+// again; other API errors are not.
+func TestNoPeersYet(t *testing.T) {
+	for _, tt := range []struct {
+		err  error
+		want bool
+	}{
+		{&jetstream.APIError{Code: 400, ErrorCode: errCodeNoPeers, Description: "no suitable peers for placement"}, true},
+		{fmt.Errorf("cluster: %w", &jetstream.APIError{Code: 400, ErrorCode: errCodeNoPeers}), true},
+		{&jetstream.APIError{Code: 400, ErrorCode: jetstream.JSErrCodeBadRequest}, false},
+		{nil, false},
+	} {
+		if got := noPeersYet(tt.err); got != tt.want {
+			t.Errorf("noPeersYet(%v) = %v, want %v", tt.err, got, tt.want)
+		}
 	}
 }
