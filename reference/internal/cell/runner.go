@@ -118,5 +118,17 @@ func (rn *Runner) removeRun(r *run) {
 	}
 }
 
-// Has reports whether a suspended run with id exists.
-func (rn *Runner) Has(id string) bool { return rn.store.has(id) }
+// Has reports whether a suspended run with id exists: in this process, or
+// in the store the replicas of a clustered gateway share.
+func (rn *Runner) Has(id string) bool {
+	if rn.store.has(id) {
+		return true
+	}
+	if rn.shared == nil {
+		return false
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), sharedTimeout)
+	defer cancel()
+	ok, err := rn.shared.Stored(ctx, id)
+	return ok && err == nil
+}

@@ -33,6 +33,8 @@ type Shared interface {
 	Resuspend(ctx context.Context, id string, generation uint64, parts map[string][]byte, ttl time.Duration) error
 	// Release ends this replica's claim on a run that stays as it was.
 	Release(ctx context.Context, id string) error
+	// Stored reports whether the store holds run id.
+	Stored(ctx context.Context, id string) (bool, error)
 	// Remove drops a run; RemoveWhere drops the runs whose scope matches
 	// and returns their ids; Sweep drops the expired ones, returns theirs,
 	// and the generation of every run that stays.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"sync"
 
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -97,12 +98,14 @@ func (rs *Runs) ReadParts(ctx context.Context, r *Record) (map[string][]byte, er
 // deleteStored deletes the keys and objects refs name, but those in keep.
 // Failures are left to the buckets' MaxAge.
 func (rs *Runs) deleteStored(ctx context.Context, refs map[string]Part, keep map[string]bool) {
+	var wg sync.WaitGroup
 	for _, p := range refs {
 		switch {
 		case p.Key != "" && !keep[p.Key]:
-			_ = rs.kv.Purge(ctx, p.Key)
+			wg.Go(func() { _ = rs.kv.Purge(ctx, p.Key) })
 		case p.Object != "" && !keep[p.Object]:
-			_ = rs.parts.Delete(ctx, p.Object)
+			wg.Go(func() { _ = rs.parts.Delete(ctx, p.Object) })
 		}
 	}
+	wg.Wait()
 }

@@ -245,6 +245,12 @@ func (rp *Replica) Resuspend(ctx context.Context, id string, generation uint64, 
 // Release implements cell.Shared.
 func (rp *Replica) Release(ctx context.Context, id string) error { return rp.runs.Release(ctx, id) }
 
+// Stored implements cell.Shared.
+func (rp *Replica) Stored(ctx context.Context, id string) (bool, error) {
+	r, err := rp.runs.Get(ctx, id)
+	return r != nil, err
+}
+
 // Remove implements cell.Shared.
 func (rp *Replica) Remove(ctx context.Context, id string) error { return rp.runs.Remove(ctx, id) }
 

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -170,14 +171,19 @@ func (rs *Runs) Put(ctx context.Context, rec *Record, parts map[string][]byte, t
 	if !runIDPattern.MatchString(rec.ID) {
 		return fmt.Errorf("cluster: run id %q", rec.ID)
 	}
+	// The slot is taken while the parts are written.
+	var slot int
+	var slotErr error
+	var wg sync.WaitGroup
+	wg.Go(func() { slot, slotErr = rs.takeSlot(ctx, rec.ID) })
 	refs, err := rs.writeParts(ctx, rec.ID, parts)
-	if err != nil {
-		return err
-	}
-	slot, err := rs.takeSlot(ctx, rec.ID)
-	if err != nil {
+	wg.Wait()
+	if err != nil || slotErr != nil {
+		if slotErr == nil {
+			rs.freeSlot(ctx, slot, rec.ID)
+		}
 		rs.deleteStored(ctx, refs, nil)
-		return err
+		return errors.Join(err, slotErr)
 	}
 	r := *rec
 	r.Slot, r.Parts, r.Holder = slot, refs, rs.cfg.Replica
@@ -363,8 +369,11 @@ func (rs *Runs) removeAt(ctx context.Context, r *Record) error {
 	if err != nil {
 		return err
 	}
-	rs.freeSlot(ctx, r.Slot, r.ID)
+	// The slot and the parts go at once: nothing reads them any more.
+	var wg sync.WaitGroup
+	wg.Go(func() { rs.freeSlot(ctx, r.Slot, r.ID) })
 	rs.deleteStored(ctx, r.Parts, nil)
+	wg.Wait()
 	return nil
 }
 
