@@ -115,6 +115,11 @@ type (
 	// needs it.
 	Timed interface {
 		Implementation() (time.Duration, bool)
+		// LatestCall is how long the implementation worked on the
+		// turn's latest model tool call: from the model answer that made
+		// it to the next model request, what the suite reads between
+		// them not counted; false before a call has answered.
+		LatestCall() (time.Duration, bool)
 	}
 )
 

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/codemodekit/kit/conformance"
@@ -82,6 +83,9 @@ type Turn struct {
 	conv   Conversation     // the model's side
 	clock  Clock            // the client request's
 	latest []fakemodel.Item // the conversation of the latest model request, under calls
+	// lastCall is the implementation's time on the latest batch of calls:
+	// from the answer that made them to the next model request.
+	lastCall atomic.Int64
 
 	seenMu sync.Mutex
 	seen   []conformance.ModelRequest // every model request received, in order
@@ -151,6 +155,12 @@ func (t *Turn) ended() error {
 		return err
 	}
 	return fmt.Errorf("%s ended early: HTTP %d: %s", t.opts.Name, r.status, bytes.TrimSpace(r.body))
+}
+
+// LatestCall implements conformance.Timed.
+func (t *Turn) LatestCall() (time.Duration, bool) {
+	d := t.lastCall.Load()
+	return time.Duration(d), d > 0
 }
 
 // Implementation implements conformance.Timed: the transcript reads
@@ -252,10 +262,14 @@ func (t *Turn) CallBatch(ctx context.Context, calls []conformance.ToolCall) ([]c
 	if pending == nil {
 		return nil, fmt.Errorf("%s has ended", t.opts.Name)
 	}
+	answered := time.Now()
 	if err := pending.RespondContext(ctx, Reply(calls)); err != nil {
 		return nil, fmt.Errorf("%s: answering its model request: %w", t.opts.Name, err)
 	}
 	req, err := t.conv.Next(ctx)
+	if err == nil {
+		t.lastCall.Store(int64(time.Since(answered)))
+	}
 	if err != nil {
 		// A run aborted while its calls ran sends no more model requests:
 		// what the calls ended with is in the session transcript.

@@ -44,6 +44,12 @@ type Record struct {
 // Revision is the store revision the record was read or written at.
 func (r *Record) Revision() uint64 { return r.revision }
 
+// claimable reports whether a wait of scope sc may claim the run at now:
+// none of Claim's refusals applies.
+func (r *Record) claimable(now time.Time, sc Scope) bool {
+	return now.Before(r.Expires) && r.Scope == sc && !r.resuming(now)
+}
+
 // resuming reports whether a live claim holds the run at now.
 func (r *Record) resuming(now time.Time) bool {
 	return r.Resumer != "" && now.Before(r.ResumeUntil)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -43,6 +44,27 @@ type Runs struct {
 	kv    jetstream.KeyValue
 	parts jetstream.ObjectStore
 	now   func() time.Time
+
+	// known holds the record of each run as this replica last read or
+	// wrote it. A claim or a removal first tries the known revision, one
+	// round trip instead of a read and a write; a compare-and-set that
+	// fails means another replica wrote since, and the record is read
+	// again. A refusal is never decided on a known record.
+	known sync.Map // run id -> Record
+}
+
+// remember keeps r as the known record of its run.
+func (rs *Runs) remember(r *Record) { rs.known.Store(r.ID, *r) }
+
+// recall returns a copy of the known record of run id.
+func (rs *Runs) recall(id string) (*Record, bool) {
+	v, ok := rs.known.Load(id)
+	if !ok {
+		return nil, false
+	}
+	r := v.(Record)
+	r.Parts = maps.Clone(r.Parts)
+	return &r, true
 }
 
 // Open binds to the shared run store over nc, creating its buckets when
@@ -198,6 +220,7 @@ func (rs *Runs) Put(ctx context.Context, rec *Record, parts map[string][]byte, t
 		rs.deleteStored(ctx, refs, nil)
 		return fmt.Errorf("cluster: storing run %s: %w", r.ID, err)
 	}
+	rs.remember(&r)
 	*rec = r
 	return nil
 }
@@ -209,6 +232,7 @@ func (rs *Runs) Get(ctx context.Context, id string) (*Record, error) {
 	}
 	e, err := rs.kv.Get(ctx, runKey(id))
 	if errors.Is(err, jetstream.ErrKeyNotFound) {
+		rs.known.Delete(id)
 		return nil, nil
 	}
 	if err != nil {
@@ -219,6 +243,7 @@ func (rs *Runs) Get(ctx context.Context, id string) (*Record, error) {
 		return nil, err
 	}
 	r.revision = e.Revision()
+	rs.remember(r)
 	return r, nil
 }
 
@@ -227,6 +252,14 @@ func (rs *Runs) Get(ctx context.Context, id string) (*Record, error) {
 // Resuspend, Release or Remove ends it first. Two replicas claiming the
 // same run concurrently: exactly one gets Claimed, the other Resuming.
 func (rs *Runs) Claim(ctx context.Context, id string, sc Scope, lease time.Duration) (*Record, Refusal, error) {
+	if r, ok := rs.recall(id); ok && r.claimable(rs.now(), sc) {
+		r.Resumer, r.ResumeUntil = rs.cfg.Replica, rs.now().Add(lease)
+		if err := rs.update(ctx, r); err == nil {
+			return r, Claimed, nil
+		} else if !lostRace(err) {
+			return nil, Unavailable, err
+		}
+	}
 	for range casRetries {
 		r, err := rs.Get(ctx, id)
 		if err != nil {
@@ -267,6 +300,7 @@ func (rs *Runs) update(ctx context.Context, r *Record) error {
 		return err
 	}
 	r.revision = rev
+	rs.remember(r)
 	return nil
 }
 
@@ -356,6 +390,11 @@ func keepOf(refs map[string]Part) map[string]bool {
 // Remove drops a run: its record, its slot and its parts. Removing a
 // missing run is not an error.
 func (rs *Runs) Remove(ctx context.Context, id string) error {
+	if r, ok := rs.recall(id); ok {
+		if err := rs.removeAt(ctx, r); err == nil || !lostRace(err) {
+			return err
+		}
+	}
 	r, err := rs.Get(ctx, id)
 	if err != nil || r == nil {
 		return err
@@ -369,6 +408,7 @@ func (rs *Runs) removeAt(ctx context.Context, r *Record) error {
 	if err != nil {
 		return err
 	}
+	rs.known.Delete(r.ID)
 	// The slot and the parts go at once: nothing reads them any more.
 	var wg sync.WaitGroup
 	wg.Go(func() { rs.freeSlot(ctx, r.Slot, r.ID) })
@@ -455,6 +495,12 @@ func (rs *Runs) Sweep(ctx context.Context, grace time.Duration) (gone []string, 
 			err = errors.Join(err, rerr)
 		}
 	}
+	rs.known.Range(func(k, _ any) bool {
+		if _, ok := live[k.(string)]; !ok {
+			rs.known.Delete(k)
+		}
+		return true
+	})
 	return gone, live, errors.Join(err, rs.freeOrphanSlots(ctx, grace))
 }
 

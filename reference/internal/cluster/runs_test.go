@@ -422,3 +422,45 @@ func TestNoPeersYet(t *testing.T) {
 		}
 	}
 }
+
+// TestKnownRecords: a replica claims and removes a run it stored in one
+// round trip, from the record it knows; when another replica wrote the
+// record since, the known revision fails its compare-and-set and the
+// record is read again, so no refusal and no removal rests on a stale
+// record.
+func TestKnownRecords(t *testing.T) {
+	s := startServer(t)
+	a, b := openRuns(t, s, "r1", 64), openRuns(t, s, "r2", 64)
+	ctx := testCtx(t)
+	if err := a.Put(ctx, &Record{ID: "run-1", Scope: scopeA, Generation: 1}, nil, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	// b claims and releases: a's known record is stale, yet it claims.
+	if _, got, err := b.Claim(ctx, "run-1", scopeA, time.Minute); err != nil || got != Claimed {
+		t.Fatalf("b.Claim = %v, %v", got, err)
+	}
+	if err := b.Release(ctx, "run-1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, got, err := a.Claim(ctx, "run-1", scopeA, time.Minute); err != nil || got != Claimed {
+		t.Fatalf("a.Claim over a stale known record = %v, %v, want Claimed", got, err)
+	}
+	// a's claim stands: b, whose known record shows no claim, is refused.
+	if _, got, err := b.Claim(ctx, "run-1", scopeA, time.Minute); err != nil || got != Resuming {
+		t.Fatalf("b.Claim over a stale known record = %v, %v, want Resuming", got, err)
+	}
+	// b's stale record does not keep it from removing the run.
+	if err := b.Remove(ctx, "run-1"); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := a.Get(ctx, "run-1"); err != nil || r != nil {
+		t.Fatalf("after Remove: Get = %v, %v, want no run", r, err)
+	}
+	if n, err := a.Held(ctx); err != nil || n != 0 {
+		t.Errorf("Held after Remove = %d, %v, want 0", n, err)
+	}
+	// A known record of a removed run claims nothing.
+	if _, got, err := a.Claim(ctx, "run-1", scopeA, time.Minute); err != nil || got != Unavailable {
+		t.Errorf("a.Claim of a removed run = %v, %v, want Unavailable", got, err)
+	}
+}

@@ -170,14 +170,23 @@ func waitArgs(runID string) json.RawMessage {
 }
 
 // timedCall makes one model tool call and checks the status of its
-// payload; it returns the payload's run id and the call's duration in ms.
+// payload; it returns the payload's run id and the gateway's time on the
+// call in ms (conformance.Timed: the suite's transcript read is not
+// counted, and is a JetStream read in the cluster).
 func timedCall(ctx context.Context, tu conformance.Turn, id, name string, args json.RawMessage, status string) (string, float64, error) {
-	t0 := time.Now()
 	res, err := tu.Call(ctx, "call_"+id, name, args)
-	d := ms(time.Since(t0))
 	if err != nil {
 		return "", 0, err
 	}
+	timed, ok := tu.(conformance.Timed)
+	if !ok {
+		return "", 0, errors.New("the target's turn does not report its timing (conformance.Timed)")
+	}
+	took, ok := timed.LatestCall()
+	if !ok {
+		return "", 0, errors.New("the turn reports no time for its call")
+	}
+	d := ms(took)
 	var p struct {
 		Status string `json:"status"`
 		RunID  string `json:"runId"`
