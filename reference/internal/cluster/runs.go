@@ -309,6 +309,15 @@ func (rs *Runs) update(ctx context.Context, r *Record) error {
 // replica wrote first. change returning an error ends Modify with it. A
 // missing run is (nil, nil).
 func (rs *Runs) Modify(ctx context.Context, id string, change func(*Record) error) (*Record, error) {
+	// The known record first: a change it refuses is decided on a fresh
+	// read, never on it.
+	if r, ok := rs.recall(id); ok && change(r) == nil {
+		if err := rs.update(ctx, r); err == nil {
+			return r, nil
+		} else if !lostRace(err) {
+			return nil, err
+		}
+	}
 	for range casRetries {
 		r, err := rs.Get(ctx, id)
 		if err != nil || r == nil {
