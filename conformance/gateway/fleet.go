@@ -21,11 +21,9 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/codemodekit/kit/conformance/internal/loopback"
-	"github.com/codemodekit/kit/conformance/internal/tail"
 )
 
 // A fleet is the running gateway: its processes and the URL the suite
@@ -220,18 +218,10 @@ func startNATSOnce(bin, dir string, n int) (*natsCluster, error) {
 
 // startProcess starts one NATS server in a process group of its own.
 func startProcess(bin string, args []string) (*process, error) {
-	cmd := exec.Command(bin, args...)
-	cmd.WaitDelay = 2 * time.Second
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	p := &process{cmd: cmd, stderr: tail.New(stderrLimit), exited: make(chan struct{})}
-	cmd.Stderr = p.stderr
-	if err := cmd.Start(); err != nil {
+	p, err := start(exec.Command(bin, args...))
+	if err != nil {
 		return nil, fmt.Errorf("gateway: start the NATS server %s: %w", bin, err)
 	}
-	go func() {
-		p.err = cmd.Wait()
-		close(p.exited)
-	}()
 	return p, nil
 }
 

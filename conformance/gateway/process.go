@@ -35,15 +35,12 @@ func spawn(argv, env []string, dir string) (*process, error) {
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env, cmd.Dir = env, dir
-	cmd.WaitDelay = 2 * time.Second
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	p := &process{cmd: cmd, stderr: tail.New(stderrLimit), exited: make(chan struct{})}
-	cmd.Stderr = p.stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, err
 	}
-	if err := cmd.Start(); err != nil {
+	p, err := start(cmd)
+	if err != nil {
 		return nil, fmt.Errorf("gateway: start %q: %w", argv, err)
 	}
 	ready := make(chan string, 1)
@@ -59,10 +56,6 @@ func spawn(argv, env []string, dir string) (*process, error) {
 		}
 		_, _ = io.Copy(io.Discard, out)
 	}()
-	go func() {
-		p.err = cmd.Wait()
-		close(p.exited)
-	}()
 	select {
 	case p.url = <-ready:
 		return p, nil
@@ -72,6 +65,23 @@ func spawn(argv, env []string, dir string) (*process, error) {
 		p.kill()
 		return nil, p.failure(fmt.Errorf("gateway did not print \"listening on URL\" within %s", readyTimeout))
 	}
+}
+
+// start starts cmd in a process group of its own, keeping the tail of its
+// stderr, and closes the process's exited channel once it has exited.
+func start(cmd *exec.Cmd) (*process, error) {
+	cmd.WaitDelay = 2 * time.Second
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	p := &process{cmd: cmd, stderr: tail.New(stderrLimit), exited: make(chan struct{})}
+	cmd.Stderr = p.stderr
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	go func() {
+		p.err = cmd.Wait()
+		close(p.exited)
+	}()
+	return p, nil
 }
 
 // stop ends the gateway: SIGTERM, then a kill of its process group after
