@@ -220,6 +220,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		rep.NotClaimed = base.NotClaimed
 		opts.Tags = excludeProfiles(opts.Tags, base.NotClaimed)
 	}
+	var groups [][]string // with GroupBySetup: each unit's paths, in run order
 	if !opts.Shard.whole() || opts.GroupBySetup {
 		units, err := plan(index, opts.Paths, opts.GroupBySetup)
 		if err != nil {
@@ -238,6 +239,12 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 			units = opts.Shard.pick(units, opts.Durations)
 		}
 		own, names := flatten(units)
+		if opts.GroupBySetup {
+			for _, u := range units {
+				paths, _ := flatten([]planUnit{u})
+				groups = append(groups, paths)
+			}
+		}
 		if !opts.Shard.whole() {
 			rep.Shard = &ShardInfo{Index: opts.Shard.Index, Count: opts.Shard.Count, Owned: names, Selected: selected}
 		}
@@ -252,7 +259,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		return nil, errors.New("conformance: a repeated run cannot be a shard")
 	}
 	if rep.Shard == nil || len(opts.Paths) > 0 {
-		rep.Results, err = runPass(opts, base, fsys, index, opts.Paths, seed)
+		rep.Results, err = runGroups(opts, base, fsys, index, groups, seed)
 		if err != nil {
 			return nil, err
 		}
@@ -260,7 +267,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 			if opts.Progress != nil {
 				fmt.Fprintf(opts.Progress, "pass %d of %d, seed %d\n", k+1, opts.Repeat, seed+int64(k))
 			}
-			more, err := runPass(opts, base, fsys, index, opts.Paths, seed+int64(k))
+			more, err := runGroups(opts, base, fsys, index, groups, seed+int64(k))
 			if err != nil {
 				return nil, err
 			}
@@ -286,6 +293,29 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	rep.Totals = rep.Counts()
 	rep.Duration = time.Since(rep.Started).Seconds()
 	return rep, nil
+}
+
+// runGroups runs one pass of the selected scenarios. With groups (a run
+// grouped by setup), each group is a pass of its own, one after another
+// in plan order: godog orders the scenarios of one pass by feature file
+// and seed, which would interleave the groups and make a target that keeps
+// a process per configuration start it again and again.
+func runGroups(opts Options, base *Baseline, fsys fs.FS, index *FeatureIndex, groups [][]string, seed int64) ([]Result, error) {
+	if groups == nil {
+		return runPass(opts, base, fsys, index, opts.Paths, seed)
+	}
+	var out []Result
+	for _, paths := range groups {
+		res, err := runPass(opts, base, fsys, index, paths, seed)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, res...)
+		if opts.FailFast && slices.ContainsFunc(res, func(r Result) bool { return r.Status == StatusFailed }) {
+			break
+		}
+	}
+	return out, nil
 }
 
 // repeated folds the results of one more pass into those of the passes

@@ -1,6 +1,9 @@
 package conformance
 
 import (
+	"context"
+	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -116,50 +119,7 @@ func unitKeys(units []planUnit) []string {
 // TestPlan_bySetup checks that scenarios with the same setup steps (and
 // arguments) run one after another, and that paths select what they name.
 func TestPlan_bySetup(t *testing.T) {
-	fsys := fstest.MapFS{
-		"a.feature": {Data: []byte(`Feature: a
-
-  Scenario: one
-    Given code mode is configured as:
-      """json
-      {"enabled": true}
-      """
-    When a turn starts
-
-  Scenario: two
-    Given code mode is configured as:
-      """json
-      {"enabled": true, "timeoutMs": 300}
-      """
-    When a turn starts
-
-  Scenario: three
-    Given code mode is configured as:
-      """json
-      {"enabled": true}
-      """
-    When a turn starts
-    Given the catalog "mixed"
-`)},
-		"b.feature": {Data: []byte(`Feature: b
-
-  Scenario: four
-    Given code mode is configured as:
-      """json
-      {"enabled": true, "timeoutMs": 300}
-      """
-    When a turn starts
-
-  Scenario Outline: five <n>
-    Given the catalog "<n>"
-    When a turn starts
-
-    Examples:
-      | n     |
-      | basic |
-      | mixed |
-`)},
-	}
+	fsys := bySetupFeatures
 	ix, err := Index(fsys)
 	if err != nil {
 		t.Fatal(err)
@@ -216,5 +176,119 @@ func TestPlan_bySetupHostile(t *testing.T) {
 	}
 	if len(setups) >= len(progs) {
 		t.Errorf("%d programs have %d distinct setups: the test groups nothing", len(progs), len(setups))
+	}
+}
+
+// bySetupFeatures have scenarios whose setups interleave: one and three,
+// two and four share theirs.
+var bySetupFeatures = fstest.MapFS{
+	"a.feature": {Data: []byte(`Feature: a
+
+  Scenario: one
+    Given code mode is configured as:
+      """json
+      {"enabled": true}
+      """
+    When a turn starts
+
+  Scenario: two
+    Given code mode is configured as:
+      """json
+      {"enabled": true, "timeoutMs": 300}
+      """
+    When a turn starts
+
+  Scenario: three
+    Given code mode is configured as:
+      """json
+      {"enabled": true}
+      """
+    When a turn starts
+    Given the catalog "mixed"
+`)},
+	"b.feature": {Data: []byte(`Feature: b
+
+  Scenario: four
+    Given code mode is configured as:
+      """json
+      {"enabled": true, "timeoutMs": 300}
+      """
+    When a turn starts
+
+  Scenario Outline: five <n>
+    Given the catalog "<n>"
+    When a turn starts
+
+    Examples:
+      | n     |
+      | basic |
+      | mixed |
+`)},
+}
+
+// setupTarget records the configuration of every scenario it starts.
+type setupTarget struct {
+	recordingTarget
+	configs *[]string
+}
+
+func (t setupTarget) Start(_ context.Context, s *Setup) error {
+	var doc struct {
+		Tools struct {
+			CodeMode struct{ TimeoutMs int }
+		}
+	}
+	if err := json.Unmarshal(s.Config, &doc); err != nil {
+		return err
+	}
+	*t.configs = append(*t.configs, fmt.Sprint(doc.Tools.CodeMode.TimeoutMs))
+	return nil
+}
+
+// TestRun_GroupBySetupRunsEachGroupTogether checks that a run grouped by
+// setup runs the scenarios of a group one after another, whatever the
+// seed, in a shard as in a whole run, the rows of a Scenario Outline
+// too: godog runs an outline's rows in file order.
+func TestRun_GroupBySetupRunsEachGroupTogether(t *testing.T) {
+	fsys := fstest.MapFS{"a.feature": {Data: []byte(`Feature: a
+
+  Scenario Outline: row <t> <n>
+    Given code mode is configured as:
+      """json
+      {"enabled": true, "timeoutMs": <t>}
+      """
+    When a turn starts
+
+    Examples:
+      | t   | n |
+      | 300 | 1 |
+      | 400 | 2 |
+      | 300 | 3 |
+      | 400 | 4 |
+
+  Scenario: plain
+    Given code mode is configured as:
+      """json
+      {"enabled": true, "timeoutMs": 300}
+      """
+    When a turn starts
+`)}}
+	want := []string{"300", "300", "300", "400", "400"}
+	for _, seed := range []int64{1, 2, 3, 42} {
+		for _, shard := range []Shard{{}, {Index: 1, Count: 1}} {
+			var configs []string
+			mk := func() (Target, error) { return setupTarget{recordingTarget{log: &turnLog{}}, &configs}, nil }
+			rep, err := Run(context.Background(), Options{Target: "x", Make: mk, FS: fsys, Baseline: &Baseline{},
+				Seed: seed, GroupBySetup: true, Shard: shard})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := len(rep.Results); n != 5 {
+				t.Fatalf("seed %d: %d results, want 5", seed, n)
+			}
+			if diff := cmp.Diff(want, configs); diff != "" {
+				t.Errorf("seed %d, shard %v: the configurations in run order (-want +got):\n%s", seed, shard, diff)
+			}
+		}
 	}
 }

@@ -72,25 +72,6 @@ func (c gatewayConfig) replaySafe() map[string][]string {
 	return out
 }
 
-// plugins returns the sorted ids of the plugins the scenario's tools need.
-func (c gatewayConfig) plugins() []string {
-	out := []string{pluginID}
-	for _, t := range c.tools {
-		out = append(out, t.Plugin)
-	}
-	slices.Sort(out)
-	return slices.Compact(out)
-}
-
-// names returns the names of the scenario's tools.
-func (c gatewayConfig) names() []string {
-	out := make([]string, len(c.tools))
-	for i, t := range c.tools {
-		out[i] = t.Name
-	}
-	return out
-}
-
 // buildConfig makes the OpenClaw configuration of a setup: the scenario's
 // document (tools.codeMode and everything else it sets) with the fake
 // model as the only provider, the fixture plugin with the setup's core and
@@ -175,10 +156,39 @@ func object(doc map[string]any, key string) map[string]any {
 // the fixture plugin and a manifest declaring the tools names, and the
 // home, state, tmp, work and logs directories. Only the fixture plugin
 // installs the before_tool_call hook.
-func (c gatewayConfig) write(root, pluginSrc, token string, port int, names, plugins []string) error {
-	doc, err := clone(c.doc)
+func (c gatewayConfig) write(root, pluginSrc, token string, port int, declared declarations) error {
+	for _, d := range []string{"home", "state", "tmp", "work", "logs", "plugins"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o700); err != nil {
+			return err
+		}
+	}
+	b, err := c.render(root, token, port, declared)
 	if err != nil {
 		return err
+	}
+	if err := os.WriteFile(filepath.Join(root, "openclaw.json"), b, 0o600); err != nil {
+		return err
+	}
+	index, err := os.ReadFile(filepath.Join(pluginSrc, "index.js"))
+	if err != nil {
+		return err
+	}
+	safe := c.replaySafe()
+	for _, id := range declared.plugins() {
+		if err := writePlugin(filepath.Join(root, "plugins", id), id, index, declared[id], safe[id]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// render returns the openclaw.json of a gateway rooted at root with the
+// fixture plugins and names of declared.
+func (c gatewayConfig) render(root, token string, port int, declared declarations) ([]byte, error) {
+	plugins := declared.plugins()
+	doc, err := clone(c.doc)
+	if err != nil {
+		return nil, err
 	}
 	entries := object(object(doc, "plugins"), "entries")
 	load := object(object(doc, "plugins"), "load")
@@ -187,7 +197,7 @@ func (c gatewayConfig) write(root, pluginSrc, token string, port int, names, plu
 		paths[i] = "{root}/plugins/" + id
 		entry := map[string]any{
 			"enabled": true,
-			"config": map[string]any{"scenarioFile": "{root}/scenario.json", "names": names,
+			"config": map[string]any{"scenarioFile": "{root}/scenario.json", "names": declared[id],
 				"plugin": id, "hooks": id == pluginID},
 		}
 		if id == pluginID {
@@ -199,32 +209,14 @@ func (c gatewayConfig) write(root, pluginSrc, token string, port int, names, plu
 		entries[id] = entry
 	}
 	load["paths"] = paths
-	for _, d := range []string{"home", "state", "tmp", "work", "logs", "plugins"} {
-		if err := os.MkdirAll(filepath.Join(root, d), 0o700); err != nil {
-			return err
-		}
-	}
 	b, err := json.MarshalIndent(doc, "", "  ")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	b = bytes.ReplaceAll(b, []byte(`"{port}"`), []byte(jsonInt(port)))
 	b = bytes.ReplaceAll(b, []byte("{token}"), []byte(token))
 	b = bytes.ReplaceAll(b, []byte("{root}"), []byte(root))
-	if err := os.WriteFile(filepath.Join(root, "openclaw.json"), b, 0o600); err != nil {
-		return err
-	}
-	index, err := os.ReadFile(filepath.Join(pluginSrc, "index.js"))
-	if err != nil {
-		return err
-	}
-	safe := c.replaySafe()
-	for _, id := range plugins {
-		if err := writePlugin(filepath.Join(root, "plugins", id), id, index, names, safe[id]); err != nil {
-			return err
-		}
-	}
-	return nil
+	return b, nil
 }
 
 // clone returns a deep copy of a configuration document.

@@ -30,7 +30,8 @@ func TestWriteLayout(t *testing.T) {
 	root := t.TempDir()
 	names := []string{"read", "shipping_list", "weather"}
 	plugins := []string{pluginID, coreOwner, "shipping"}
-	if err := cfg.write(root, src, "tok", 4321, names, plugins); err != nil {
+	declared := declarations{pluginID: names, coreOwner: names, "shipping": {"shipping_list"}}
+	if err := cfg.write(root, src, "tok", 4321, declared); err != nil {
 		t.Fatal(err)
 	}
 	if after := cfg.key(); after != before {
@@ -79,8 +80,8 @@ func TestWriteLayout(t *testing.T) {
 	}
 	manifest.ToolMetadata = nil
 	readJSON(t, filepath.Join(root, "plugins", "shipping", "openclaw.plugin.json"), &manifest)
-	if manifest.ID != "shipping" || manifest.ToolMetadata != nil {
-		t.Errorf("shipping manifest: id %q, toolMetadata %v", manifest.ID, manifest.ToolMetadata)
+	if manifest.ID != "shipping" || manifest.ToolMetadata != nil || !cmp.Equal(manifest.Contracts.Tools, []string{"shipping_list"}) {
+		t.Errorf("shipping manifest: id %q, tools %v, toolMetadata %v", manifest.ID, manifest.Contracts.Tools, manifest.ToolMetadata)
 	}
 	if _, err := os.Stat(filepath.Join(root, "plugins", pluginID, "index.js")); err != nil {
 		t.Error(err)

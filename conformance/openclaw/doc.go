@@ -7,9 +7,19 @@
 // (fakes/fakemodel), a tool-host front whose URL stays the same while each
 // scenario's tool host (fakes/wire.HTTPHost) sits behind it, and one
 // running gateway. Scenarios whose generated OpenClaw configuration is the
-// same reuse that gateway (OpenClaw needs a restart for any configuration
-// change and takes about 10 s to start); a different configuration stops
-// it by PID and starts another.
+// same reuse that gateway. A configuration that differs only in sections
+// OpenClaw reloads while it runs (tools, mcp, agents, session, messages,
+// skills) is written over the running gateway's, and the runner waits for
+// OpenClaw's reloader to report it applied (about a second; reload.go). Any
+// other difference (the gateway section, the plugins it loads, the
+// environment) takes another gateway: a start takes 15 s or more, and the
+// least recently used of MaxGateways running is stopped by PID. The
+// gateways of a runner share one Node compile cache.
+//
+// A fixture plugin declares the tool names the suite gives its owner
+// (KnownOwnedNames; the fixture and core plugins every known name):
+// OpenClaw registers every declared factory at each plugin load, and a
+// start loads the plugins three times.
 //
 // Scenario tools (core and plugin) are registered by the fixture plugin
 // fixtures/openclaw/plugin, which delegates every call to the tool host;

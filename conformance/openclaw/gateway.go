@@ -24,18 +24,18 @@ const stopGrace = 15 * time.Second
 
 // A gateway is one running `openclaw gateway run`.
 type gateway struct {
-	key     string   // the configuration it runs: what a scenario must match to reuse it
-	names   []string // the tool names the fixture plugins declare, sorted
-	plugins []string // the ids of the fixture plugins it loads, sorted
-	dir     string   // its root: config, state, home, tmp, workspace, logs
-	env     []string // the scenario environment it runs with
-	url     string
-	port    int
-	token   string
-	cmd     *exec.Cmd
-	exited  chan struct{}
-	err     error // cmd.Wait's, once exited is closed
-	started time.Duration
+	key      string       // the configuration it runs: what a scenario must match to reuse it
+	cold     string       // the part of key a reload cannot change (gatewayConfig.coldKey)
+	declared declarations // the fixture plugins it loads and the tool names each declares
+	dir      string       // its root: config, state, home, tmp, workspace, logs
+	env      []string     // the scenario environment it runs with
+	url      string
+	port     int
+	token    string
+	cmd      *exec.Cmd
+	exited   chan struct{}
+	err      error // cmd.Wait's, once exited is closed
+	started  time.Duration
 }
 
 // startGateway runs the openclaw command of the install in dir with the
@@ -86,6 +86,22 @@ func startGateway(ctx context.Context, install, dir, key, token string, port int
 		case <-tick.C:
 		}
 	}
+}
+
+// shareCompileCache makes the Node compile cache of the gateway rooted at
+// dir (OpenClaw keeps it under TMPDIR) the runner's shared one, so that
+// every gateway after the first starts from compiled code: a cold start
+// compiles OpenClaw's bundle again. The cache holds compiled code only,
+// keyed by source, so it carries no state from one gateway to the next.
+func shareCompileCache(dir, shared string) error {
+	if err := os.MkdirAll(shared, 0o700); err != nil {
+		return err
+	}
+	link := filepath.Join(dir, "tmp", "node-compile-cache")
+	if _, err := os.Lstat(link); err == nil {
+		return nil
+	}
+	return os.Symlink(shared, link)
 }
 
 // gatewayEnv is the environment of a gateway rooted at dir: the installed

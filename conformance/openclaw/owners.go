@@ -1,6 +1,8 @@
 package openclaw
 
 import (
+	"bytes"
+	"encoding/json"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -78,4 +80,95 @@ var ownerMember = regexp.MustCompile(`"owner"\s*:\s*"([^"]+)"`)
 // tools go to the fixture plugin.
 func KnownOwners(fsyss ...fs.FS) ([]string, error) {
 	return knownMembers(ownerMember, fsyss...)
+}
+
+// KnownOwnedNames returns, by owner, the names of the tools the .json and
+// .feature files of fsyss give an owner: every JSON object with a string
+// "name" and a string "owner", in the .json files and in the features'
+// doc strings. A name the scan misses costs a gateway start, not a
+// verdict: a gateway whose plugin does not declare a scenario's tool is
+// not reused for it.
+func KnownOwnedNames(fsyss ...fs.FS) (map[string][]string, error) {
+	out := map[string][]string{}
+	for _, fsys := range fsyss {
+		err := fs.WalkDir(fsys, ".", func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			var docs [][]byte
+			switch {
+			case strings.HasSuffix(path, ".json"):
+				b, err := fs.ReadFile(fsys, path)
+				if err != nil {
+					return err
+				}
+				docs = [][]byte{b}
+			case strings.HasSuffix(path, ".feature"):
+				b, err := fs.ReadFile(fsys, path)
+				if err != nil {
+					return err
+				}
+				docs = docStrings(b)
+			}
+			for _, doc := range docs {
+				var v any
+				if json.Unmarshal(doc, &v) == nil {
+					ownedNames(v, out)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	for owner, names := range out {
+		slices.Sort(names)
+		out[owner] = slices.Compact(names)
+	}
+	return out, nil
+}
+
+// ownedNames adds the name of every object of v with a string name and
+// owner to out[owner].
+func ownedNames(v any, out map[string][]string) {
+	switch v := v.(type) {
+	case map[string]any:
+		name, ok1 := v["name"].(string)
+		owner, ok2 := v["owner"].(string)
+		if ok1 && ok2 {
+			owner = strings.TrimSpace(owner)
+			out[owner] = append(out[owner], name)
+		}
+		for _, e := range v {
+			ownedNames(e, out)
+		}
+	case []any:
+		for _, e := range v {
+			ownedNames(e, out)
+		}
+	}
+}
+
+// docStrings returns the contents of the """-delimited doc strings of a
+// feature file.
+func docStrings(b []byte) [][]byte {
+	var out [][]byte
+	var cur []byte
+	in := false
+	for _, line := range bytes.Split(b, []byte("\n")) {
+		t := bytes.TrimSpace(line)
+		if bytes.HasPrefix(t, []byte(`"""`)) {
+			if in {
+				out = append(out, cur)
+				cur = nil
+			}
+			in = !in
+			continue
+		}
+		if in {
+			cur = append(append(cur, t...), '\n')
+		}
+	}
+	return out
 }

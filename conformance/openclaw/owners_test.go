@@ -55,3 +55,20 @@ func TestKnownOwners(t *testing.T) {
 		t.Errorf("KnownOwners (-want +got):\n%s", diff)
 	}
 }
+
+func TestKnownOwnedNames(t *testing.T) {
+	fsys := fstest.MapFS{
+		"a.feature": {Data: []byte("Feature: f\n  Scenario: s\n    Given the catalog\n      \"\"\"\n      [{\"name\": \"x\", \"owner\": \"shipping\"},\n       {\"name\": \"y\", \"owner\": \" tasks \"}]\n      \"\"\"\n    And the text \"{\\\"name\\\": \\\"z\\\", \\\"owner\\\": \\\"ignored\\\"}\"\n")},
+		"b.json":    {Data: []byte(`{"tools": [{"name": "x", "owner": "shipping"}, {"name": "w", "owner": "shipping", "nested": {"name": "v", "owner": "alpha"}}, {"name": "core_only"}]}`)},
+		"c.json":    {Data: []byte(`{"name": "broken", "owner": `)},
+		"d.md":      {Data: []byte(`{"name": "ignored", "owner": "alpha"}`)},
+	}
+	got, err := KnownOwnedNames(fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]string{"alpha": {"v"}, "shipping": {"w", "x"}, "tasks": {"y"}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("KnownOwnedNames (-want +got):\n%s", diff)
+	}
+}

@@ -113,9 +113,13 @@ func openclawInfo(version string, stderr io.Writer) (targetInfo, string, func(),
 	if err != nil {
 		return targetInfo{}, "", nil, err
 	}
+	owned, err := openclaw.KnownOwnedNames(data...)
+	if err != nil {
+		return targetInfo{}, "", nil, err
+	}
 	r, err := openclaw.NewRunner(openclaw.Options{
 		Install: install, Plugin: filepath.Join(root, "fixtures", "openclaw", "plugin"), Log: stderr,
-		Keep: os.Getenv("CODEMODEKIT_OPENCLAW_KEEP") != "", ToolNames: names, Owners: owners,
+		Keep: os.Getenv("CODEMODEKIT_OPENCLAW_KEEP") != "", ToolNames: names, Owners: owners, OwnedNames: owned,
 		MCPFixtures: codemodetest.RealMCPFixtures,
 	})
 	if err != nil {
@@ -135,8 +139,10 @@ func openclawInfo(version string, stderr io.Writer) (targetInfo, string, func(),
 		os.Exit(130)
 	}()
 	stats := func() map[string]float64 {
-		n, total := gatewayStarts(r)
-		return map[string]float64{"gatewayStarts": float64(n), "gatewayStartSeconds": total.Seconds()}
+		n, total := sum(r.GatewayStarts())
+		m, reloading := sum(r.GatewayReloads())
+		return map[string]float64{"gatewayStarts": float64(n), "gatewayStartSeconds": total.Seconds(),
+			"gatewayReloads": float64(m), "gatewayReloadSeconds": reloading.Seconds()}
 	}
 	return targetInfo{make: r.MakeTarget(), claimed: wire.ProcessProfiles(), version: version, stats: stats}, openclawTarget + "-" + version, cleanup, nil
 }
@@ -150,20 +156,21 @@ func closeRunner(r *openclaw.Runner, stderr io.Writer) {
 	if err := r.Close(); err != nil {
 		fmt.Fprintf(stderr, "conform: %v\n", err)
 	}
-	if n, total := gatewayStarts(r); n > 0 {
+	if n, total := sum(r.GatewayStarts()); n > 0 {
 		fmt.Fprintf(stderr, "openclaw: %d gateway starts, %s in all, %s on average\n", n, total.Round(time.Millisecond), (total / time.Duration(n)).Round(time.Millisecond))
+	}
+	if n, total := sum(r.GatewayReloads()); n > 0 {
+		fmt.Fprintf(stderr, "openclaw: %d configuration reloads, %s in all, %s on average\n", n, total.Round(time.Millisecond), (total / time.Duration(n)).Round(time.Millisecond))
 	}
 }
 
-// gatewayStarts returns how many gateways the runner started and their
-// start time in all.
-func gatewayStarts(r *openclaw.Runner) (int, time.Duration) {
-	starts := r.GatewayStarts()
+// sum returns how many durations there are and their sum.
+func sum(ds []time.Duration) (int, time.Duration) {
 	var total time.Duration
-	for _, d := range starts {
+	for _, d := range ds {
 		total += d
 	}
-	return len(starts), total
+	return len(ds), total
 }
 
 // openclawInstallFor installs version when it is missing.
