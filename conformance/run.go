@@ -222,21 +222,9 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	}
 	var groups [][]string // with GroupBySetup: each unit's paths, in run order
 	if !opts.Shard.whole() || opts.GroupBySetup {
-		units, err := plan(index, opts.Paths, opts.GroupBySetup)
+		units, selected, err := partition(index, opts)
 		if err != nil {
 			return nil, err
-		}
-		selected := 0
-		for _, u := range units {
-			selected += len(u.scenarios)
-		}
-		if !opts.Shard.whole() {
-			if opts.GroupBySetup {
-				// A setup group larger than a shard's share is cut, or
-				// one shard would run most of the suite.
-				units = cutUnits(units, (selected+opts.Shard.Count-1)/opts.Shard.Count)
-			}
-			units = opts.Shard.pick(units, opts.Durations)
 		}
 		own, names := flatten(units)
 		if opts.GroupBySetup {
@@ -360,6 +348,9 @@ func repeated(sofar, more []Result, first bool) []Result {
 // excludeProfiles adds "~@profile" for every profile to each alternative
 // of the godog tag expression tags.
 func excludeProfiles(tags string, profiles map[string]string) string {
+	if len(profiles) == 0 {
+		return tags
+	}
 	names := make([]string, 0, len(profiles))
 	for p := range profiles {
 		names = append(names, "~@"+p)

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/codemodekit/kit/features"
 )
 
 // A Shard is one part of a run split over several processes or machines:
@@ -130,29 +132,135 @@ func plan(ix *FeatureIndex, paths []string, bySetup bool) ([]planUnit, error) {
 	return units, nil
 }
 
-// pick returns the units of shard s. With durations the units are balanced
-// greedily, heaviest first, onto the lightest shard; without, a unit goes
-// to the shard a hash of its first scenario's name names. Every shard
-// computes the same partition from the same units and durations.
-func (s Shard) pick(units []planUnit, d Durations) []planUnit {
-	assigned := make([]int, len(units)) // unit -> 0-based shard
-	if len(d) > 0 {
-		known, sum := 0, 0.0
+// partition returns the plan units of the scenarios opts selects that
+// opts.Shard runs, in run order, and how many scenarios the whole
+// selection has. opts.Tags is the run's tag filter, the profiles its
+// target does not claim excluded.
+func partition(index *FeatureIndex, opts Options) ([]planUnit, int, error) {
+	units, err := plan(index, opts.Paths, opts.GroupBySetup)
+	if err != nil {
+		return nil, 0, err
+	}
+	selected := 0
+	for _, u := range units {
+		selected += len(u.scenarios)
+	}
+	if opts.Shard.whole() {
+		return units, selected, nil
+	}
+	if opts.GroupBySetup {
+		// A setup group larger than a shard's share is cut, or one
+		// shard would run most of the suite.
+		units = cutUnits(units, (selected+opts.Shard.Count-1)/opts.Shard.Count)
+	}
+	return opts.Shard.pick(units, opts.Durations, opts.Tags), selected, nil
+}
+
+// A PartPlan is one shard of a planned split (PlanShards).
+type PartPlan struct {
+	Index int `json:"index"`
+	// Scenarios is how many scenarios the shard runs: those it owns that
+	// the tag filter selects.
+	Scenarios int `json:"scenarios"`
+	// Seconds is their durations in the durations given; a scenario
+	// without one counts the mean of those with one.
+	Seconds float64 `json:"seconds"`
+}
+
+// PlanShards returns the split of a run over count shards, as Run would
+// make it for each shard with opts (Paths, Tags, GroupBySetup, Durations,
+// and the baseline's profiles not claimed, as in Run): what each shard
+// runs, and for how long by the durations. The slowest shard's seconds
+// estimate the wall time of the run spread over count machines.
+func PlanShards(opts Options, count int) ([]PartPlan, error) {
+	if count < 1 {
+		return nil, fmt.Errorf("conformance: %d shards: want at least one", count)
+	}
+	fsys := opts.FS
+	if fsys == nil {
+		fsys = features.FS
+	}
+	index, err := Index(fsys)
+	if err != nil {
+		return nil, err
+	}
+	base := opts.Baseline
+	if base == nil {
+		if base, err = LoadBaseline(opts.Target); err != nil {
+			return nil, err
+		}
+	}
+	opts.Tags = excludeProfiles(opts.Tags, base.NotClaimed)
+	mean := opts.Durations.mean(nil)
+	out := make([]PartPlan, count)
+	for k := range out {
+		opts.Shard = Shard{Index: k + 1, Count: count}
+		if count == 1 {
+			opts.Shard = Shard{}
+		}
+		units, _, err := partition(index, opts)
+		if err != nil {
+			return nil, err
+		}
+		out[k].Index = k + 1
 		for _, u := range units {
 			for _, sc := range u.scenarios {
-				if v, ok := d[sc.Name]; ok {
-					known++
-					sum += v
+				if !tagsMatch(opts.Tags, sc.Tags) {
+					continue
+				}
+				out[k].Scenarios++
+				if v, ok := opts.Durations[sc.Name]; ok {
+					out[k].Seconds += v
+				} else {
+					out[k].Seconds += mean
 				}
 			}
 		}
-		fallback := 1.0
-		if known > 0 {
-			fallback = sum / float64(known)
+	}
+	return out, nil
+}
+
+// mean returns the mean duration of the scenarios d has, of those of
+// units when units is not nil; 1 when it has none.
+func (d Durations) mean(units []planUnit) float64 {
+	known, sum := 0, 0.0
+	add := func(name string) {
+		if v, ok := d[name]; ok {
+			known++
+			sum += v
 		}
+	}
+	if units == nil {
+		for name := range d {
+			add(name)
+		}
+	}
+	for _, u := range units {
+		for _, sc := range u.scenarios {
+			add(sc.Name)
+		}
+	}
+	if known == 0 {
+		return 1
+	}
+	return sum / float64(known)
+}
+
+// pick returns the units of shard s. With durations the units are balanced
+// greedily, heaviest first, onto the lightest shard, a scenario the tag
+// filter leaves out weighing nothing; without, a unit goes to the shard a
+// hash of its first scenario's name names. Every shard computes the same
+// partition from the same units, durations and tags.
+func (s Shard) pick(units []planUnit, d Durations, tags string) []planUnit {
+	assigned := make([]int, len(units)) // unit -> 0-based shard
+	if len(d) > 0 {
+		fallback := d.mean(units)
 		for i := range units {
 			units[i].weight = 0
 			for _, sc := range units[i].scenarios {
+				if !tagsMatch(tags, sc.Tags) {
+					continue
+				}
 				v, ok := d[sc.Name]
 				if !ok {
 					v = fallback

@@ -70,8 +70,8 @@ func TestShard_pickPartitionsTheSelection(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				mine := Shard{Index: k, Count: n}.pick(units, d)
-				again := Shard{Index: k, Count: n}.pick(units, d)
+				mine := Shard{Index: k, Count: n}.pick(units, d, "")
+				again := Shard{Index: k, Count: n}.pick(units, d, "")
 				if diff := cmp.Diff(unitKeys(mine), unitKeys(again)); diff != "" {
 					t.Errorf("shard %d/%d differs between two picks (-first +second):\n%s", k, n, diff)
 				}
@@ -290,5 +290,49 @@ func TestRun_GroupBySetupRunsEachGroupTogether(t *testing.T) {
 				t.Errorf("seed %d, shard %v: the configurations in run order (-want +got):\n%s", seed, shard, diff)
 			}
 		}
+	}
+}
+
+// TestPlanShards checks a planned split: the scenarios the tag filter
+// leaves out weigh nothing, so the shards balance what they run.
+func TestPlanShards(t *testing.T) {
+	fsys := fstest.MapFS{"a.feature": {Data: []byte(`Feature: a
+
+  @a
+  Scenario: heavy
+    When a turn starts
+
+  @b
+  Scenario: three
+    When a turn starts
+
+  @b
+  Scenario: two
+    When a turn starts
+
+  @b
+  Scenario: one
+    When a turn starts
+`)}}
+	d := Durations{"heavy": 100, "three": 3, "two": 2, "one": 1}
+	got, err := PlanShards(Options{FS: fsys, Baseline: &Baseline{}, Tags: "@b", Durations: d}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []PartPlan{{Index: 1, Scenarios: 1, Seconds: 3}, {Index: 2, Scenarios: 2, Seconds: 3}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("PlanShards (-want +got):\n%s", diff)
+	}
+	// A profile the baseline does not claim is left out as in a run; a
+	// scenario without a duration counts the mean.
+	got, err = PlanShards(Options{FS: fsys, Baseline: &Baseline{NotClaimed: map[string]string{"a": "no"}}, Durations: Durations{"three": 3, "one": 1}}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]PartPlan{{Index: 1, Scenarios: 3, Seconds: 6}}, got); diff != "" {
+		t.Errorf("PlanShards, one shard (-want +got):\n%s", diff)
+	}
+	if _, err := PlanShards(Options{FS: fsys, Baseline: &Baseline{}}, 0); err == nil {
+		t.Error("PlanShards with 0 shards: no error")
 	}
 }

@@ -10,6 +10,7 @@
 //	conform merge --report OUT [--update-baseline] DIR...
 //	conform update-baseline REPORT.json...
 //	conform status --out FILE REPORT.json...
+//	conform plan [--shards N] [--durations report.json] [--target NAME]
 //	conform --explain FEATURE:LINE [--target ...]
 //	conform --driver 'COMMAND [ARG...]' [--target NAME] [flags as above]
 //	conform --target gateway [--gateway-cmd 'COMMAND {config}'] [--gateway-api API]
@@ -60,6 +61,11 @@
 // conform update-baseline applies the results of finished runs' reports
 // (a shard's, a narrowed run's) to their targets' baselines as
 // --update-baseline would have: only the scenarios the reports ran change.
+//
+// conform plan prints how the scenarios a finished run ran would split
+// into N shards, balanced by that run's durations as --durations balances
+// them: each shard's scenarios and seconds, and the slowest shard, which
+// is the wall time of the run spread over N machines.
 //
 // conform status writes the conformance status page (docs/conformance-
 // status.md, make status): a row per run report, and the committed
@@ -123,6 +129,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if len(args) > 0 && args[0] == "status" {
 		return runStatus(args[1:], stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "plan" {
+		return runPlan(args[1:], stdout, stderr)
 	}
 	fs := flag.NewFlagSet("conform", flag.ContinueOnError)
 	fs.SetOutput(stderr)
