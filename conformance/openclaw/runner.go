@@ -201,15 +201,21 @@ func (r *Runner) nextTurn() string {
 // configuration and declares every tool of cfg, else a new one (the least
 // recently used stopped when MaxGateways run). It writes the scenario
 // file.
-func (r *Runner) gateway(cfg gatewayConfig) (*gateway, bool, error) {
-	g, fresh, err := r.gatewayFor(cfg)
+//
+// With reload, a running gateway whose configuration differs from cfg only
+// in hot sections may take cfg by OpenClaw's reload. A scenario's first
+// turn may; a later turn whose configuration changed may not: its
+// scenario's earlier turns may still hold runs on that gateway, and a
+// run of the same session would queue behind them.
+func (r *Runner) gateway(cfg gatewayConfig, reload bool) (*gateway, bool, error) {
+	g, fresh, err := r.gatewayFor(cfg, reload)
 	if err != nil {
 		return nil, false, err
 	}
 	return g, fresh, writeScenario(g.dir, r.front.URL, cfg.tools)
 }
 
-func (r *Runner) gatewayFor(cfg gatewayConfig) (*gateway, bool, error) {
+func (r *Runner) gatewayFor(cfg gatewayConfig, reload bool) (*gateway, bool, error) {
 	key := cfg.key()
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -227,7 +233,7 @@ func (r *Runner) gatewayFor(cfg gatewayConfig) (*gateway, bool, error) {
 	}
 	cold := cfg.coldKey()
 	for i, g := range r.running {
-		if g.cold != cold || g.alive() != nil || !g.declared.covers(cfg.tools) {
+		if !reload || g.cold != cold || g.alive() != nil || !g.declared.covers(cfg.tools) {
 			continue
 		}
 		// The same gateway with other hot sections: OpenClaw reloads
