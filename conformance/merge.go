@@ -85,7 +85,7 @@ func Merge(shards []*Report, base *Baseline, index *FeatureIndex, rows AppendixA
 			return nil, fmt.Errorf("conformance: merge: shard %d/%d ran %q, which it does not own", k, count, name)
 		}
 		merged.Results = append(merged.Results, r.Results...)
-		merged.ShardRuns = append(merged.ShardRuns, ShardRun{Index: k, Started: r.Started, Duration: r.Duration, Scenarios: len(r.Results)})
+		merged.ShardRuns = append(merged.ShardRuns, ShardRun{Index: k, Started: r.Started, Duration: r.Duration, Scenarios: len(r.Results), TargetStats: r.TargetStats})
 		merged.Duration += r.Duration
 		for k, v := range r.TargetStats {
 			if merged.TargetStats == nil {

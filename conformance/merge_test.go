@@ -37,7 +37,10 @@ func TestMerge(t *testing.T) {
 		Stale:   []string{"gone"}, Started: time.Unix(90, 0), Duration: 50,
 		Totals:      map[string]int{StatusPassed: 1, StatusExpectedFail: 1, StatusFailed: 1},
 		TargetStats: map[string]float64{"gatewayStarts": 5, "gatewayStartSeconds": 40},
-		ShardRuns:   []ShardRun{{Index: 1, Started: time.Unix(100, 0), Duration: 30, Scenarios: 2}, {Index: 2, Started: time.Unix(90, 0), Duration: 20, Scenarios: 1}}}
+		ShardRuns: []ShardRun{
+			{Index: 1, Started: time.Unix(100, 0), Duration: 30, Scenarios: 2, TargetStats: map[string]float64{"gatewayStarts": 2, "gatewayStartSeconds": 40}},
+			{Index: 2, Started: time.Unix(90, 0), Duration: 20, Scenarios: 1, TargetStats: map[string]float64{"gatewayStarts": 3}},
+		}}
 	want.Divergences = want.Causes(nil)
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Merge (-want +got):\n%s", diff)

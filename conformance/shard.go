@@ -55,6 +55,9 @@ type ShardRun struct {
 	Started   time.Time `json:"started"`
 	Duration  float64   `json:"durationSeconds"`
 	Scenarios int       `json:"scenarios"`
+	// TargetStats are the shard's own (Report.TargetStats); the merged
+	// report's add them up.
+	TargetStats map[string]float64 `json:"targetStats,omitempty"`
 }
 
 // Durations are scenario durations in seconds by scenario name, as a
