@@ -164,7 +164,9 @@ wasm: ## regenerate the embedded quickjs.wasm from the pinned npm package
 # 2026.9.6 (Era C); each has its baseline in conformance/baselines/.
 # OPENCLAW_FLAGS='--shard K/N --seed S' runs one part of a split run, and
 # conformance-merge MERGE_DIRS='reports/a reports/b ...' combines the parts'
-# reports (the openclaw workflow runs a release as 8 shards).
+# reports (the openclaw workflow runs a release as 8 shards, balanced by
+# fixtures/openclaw/<version>/durations.json: conform durations writes it
+# from a merged report, conform plan shows the split it gives).
 OPENCLAW_VERSION ?= 2026.8.1-beta.1
 OPENCLAW_FLAGS ?=
 OPENCLAW_REPORT ?= reports/openclaw-$(OPENCLAW_VERSION)

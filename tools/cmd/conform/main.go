@@ -11,6 +11,7 @@
 //	conform update-baseline REPORT.json...
 //	conform status --out FILE REPORT.json...
 //	conform plan [--shards N] [--durations report.json] [--target NAME]
+//	conform durations --out FILE REPORT.json
 //	conform --explain FEATURE:LINE [--target ...]
 //	conform --driver 'COMMAND [ARG...]' [--target NAME] [flags as above]
 //	conform --target gateway [--gateway-cmd 'COMMAND {config}'] [--gateway-api API]
@@ -66,6 +67,11 @@
 // into N shards, balanced by that run's durations as --durations balances
 // them: each shard's scenarios and seconds, and the slowest shard, which
 // is the wall time of the run spread over N machines.
+//
+// conform durations keeps a finished run's scenario durations in a small
+// file that --durations and conform plan read as they read a report.json
+// (fixtures/openclaw/<version>/durations.json, which the openclaw
+// workflow's shards balance by).
 //
 // conform status writes the conformance status page (docs/conformance-
 // status.md, make status): a row per run report, and the committed
@@ -132,6 +138,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if len(args) > 0 && args[0] == "plan" {
 		return runPlan(args[1:], stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "durations" {
+		return runDurations(args[1:], stdout, stderr)
 	}
 	fs := flag.NewFlagSet("conform", flag.ContinueOnError)
 	fs.SetOutput(stderr)

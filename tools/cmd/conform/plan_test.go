@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/codemodekit/kit/conformance"
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestPlan plans a split from a report that ran every scenario of the
@@ -50,5 +51,40 @@ func TestPlan(t *testing.T) {
 	}
 	if code := run([]string{"plan", "--shards", "0"}, &stdout, &stderr); code != 2 {
 		t.Errorf("conform plan --shards 0 exited %d, want 2", code)
+	}
+}
+
+// TestDurations writes a run's durations and reads them back as
+// --durations does.
+func TestDurations(t *testing.T) {
+	dir := t.TempDir()
+	rep := conformance.Report{Target: "openclaw-9", Results: []conformance.Result{
+		{Name: "b", Duration: 2.04}, {Name: "a", Duration: 1.25}, {Name: "c"},
+	}}
+	b, err := json.Marshal(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, out := filepath.Join(dir, "report.json"), filepath.Join(dir, "durations.json")
+	if err := os.WriteFile(in, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"durations", "--out", out, in}, &stdout, &stderr); code != 0 {
+		t.Fatalf("conform durations exited %d: %s", code, stderr.String())
+	}
+	got, err := readDurations(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(conformance.Durations{"a": 1.3, "b": 2, "c": 0}, got); diff != "" {
+		t.Errorf("the durations read back (-want +got):\n%s", diff)
+	}
+	written, err := readReport(out)
+	if err != nil || written.Target != "openclaw-9" || written.Results[0].Name != "a" {
+		t.Errorf("the durations file reads as a report of %q starting with %+v (%v)", written.Target, written.Results, err)
+	}
+	if code := run([]string{"durations", in}, &stdout, &stderr); code != 2 {
+		t.Errorf("conform durations without --out exited %d, want 2", code)
 	}
 }
