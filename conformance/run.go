@@ -189,6 +189,26 @@ func (r *Report) Summary() string {
 	return fmt.Sprintf("conformance: %d passed, %d failed, %d expected-fail", c[StatusPassed], c[StatusFailed]+c[StatusStale]+c[StatusDrift]+len(r.Stale), c[StatusExpectedFail])
 }
 
+// suite returns the features of a run (opts.FS, else features.FS), their
+// index and the target's baseline (opts.Baseline, else the embedded one).
+func (opts Options) suite() (fs.FS, *FeatureIndex, *Baseline, error) {
+	fsys := opts.FS
+	if fsys == nil {
+		fsys = features.FS
+	}
+	index, err := Index(fsys)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	base := opts.Baseline
+	if base == nil {
+		if base, err = LoadBaseline(opts.Target); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	return fsys, index, base, nil
+}
+
 // Run runs the suite against opts.Make and applies the target's baseline.
 // The returned error is for harness failures only; scenario failures are in
 // the report.
@@ -196,20 +216,9 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if opts.Make == nil {
 		return nil, errors.New("conformance: no target factory")
 	}
-	fsys := opts.FS
-	if fsys == nil {
-		fsys = features.FS
-	}
-	index, err := Index(fsys)
+	fsys, index, base, err := opts.suite()
 	if err != nil {
 		return nil, err
-	}
-	base := opts.Baseline
-	if base == nil {
-		base, err = LoadBaseline(opts.Target)
-		if err != nil {
-			return nil, err
-		}
 	}
 	seed := opts.Seed
 	if seed == 0 {

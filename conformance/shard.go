@@ -10,8 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/codemodekit/kit/features"
 )
 
 // A Shard is one part of a run split over several processes or machines:
@@ -179,19 +177,9 @@ func PlanShards(opts Options, count int) ([]PartPlan, error) {
 	if count < 1 {
 		return nil, fmt.Errorf("conformance: %d shards: want at least one", count)
 	}
-	fsys := opts.FS
-	if fsys == nil {
-		fsys = features.FS
-	}
-	index, err := Index(fsys)
+	_, index, base, err := opts.suite()
 	if err != nil {
 		return nil, err
-	}
-	base := opts.Baseline
-	if base == nil {
-		if base, err = LoadBaseline(opts.Target); err != nil {
-			return nil, err
-		}
 	}
 	opts.Tags = excludeProfiles(opts.Tags, base.NotClaimed)
 	mean := opts.Durations.mean(nil)
