@@ -204,7 +204,16 @@ type Setup struct {
 	// Env holds environment variables of the target process (for example
 	// the OPENCLAW_DEBUG_* switches of SPEC.md chapter 21).
 	Env map[string]string
+	// WholeProcess marks a scenario that asserts a limit of the whole
+	// process (wholeProcessClauses): a target that runs several scenarios
+	// in one process must run it in one where no earlier scenario left
+	// state behind (conformance/openclaw).
+	WholeProcess bool
 }
+
+// wholeProcessClauses are the clauses whose requirement holds for a whole
+// process: at most 64 suspended runs (CM-8.31).
+var wholeProcessClauses = []string{"@CM-8.31"}
 
 // An MCPServer is a fake MCP server scripted like tools, or a real one.
 type MCPServer struct {

@@ -123,6 +123,9 @@ func (w *world) start() error {
 	}
 	w.target = t
 	w.started = true
+	for _, c := range wholeProcessClauses {
+		w.setup.WholeProcess = w.setup.WholeProcess || w.tags[c]
+	}
 	ctx, cancel := w.ctx()
 	defer cancel()
 	if err := t.Start(ctx, &w.setup); err != nil {

@@ -24,11 +24,12 @@ const stopGrace = 15 * time.Second
 
 // A gateway is one running `openclaw gateway run`.
 type gateway struct {
-	key      string       // the configuration it runs: what a scenario must match to reuse it
-	cold     string       // the part of key a reload cannot change (gatewayConfig.coldKey)
-	declared declarations // the fixture plugins it loads and the tool names each declares
-	dir      string       // its root: config, state, home, tmp, workspace, logs
-	env      []string     // the scenario environment it runs with
+	key      string        // the configuration it runs: what a scenario must match to reuse it
+	cold     string        // the part of key a reload cannot change (gatewayConfig.coldKey)
+	runs     suspendedRuns // the code-mode runs it holds suspended
+	declared declarations  // the fixture plugins it loads and the tool names each declares
+	dir      string        // its root: config, state, home, tmp, workspace, logs
+	env      []string      // the scenario environment it runs with
 	url      string
 	port     int
 	token    string

@@ -202,20 +202,22 @@ func (r *Runner) nextTurn() string {
 // recently used stopped when MaxGateways run). It writes the scenario
 // file.
 //
-// With reload, a running gateway whose configuration differs from cfg only
-// in hot sections may take cfg by OpenClaw's reload. A scenario's first
-// turn may; a later turn whose configuration changed may not: its
-// scenario's earlier turns may still hold runs on that gateway, and a
-// run of the same session would queue behind them.
-func (r *Runner) gateway(cfg gatewayConfig, reload bool) (*gateway, bool, error) {
-	g, fresh, err := r.gatewayFor(cfg, reload)
+// For a scenario's first turn (first), a running gateway whose
+// configuration differs from cfg only in hot sections may take cfg by
+// OpenClaw's reload; a later turn whose configuration changed may not:
+// its scenario's earlier turns may still hold runs on that gateway, and a
+// run of the same session would queue behind them. A first turn reuses no
+// gateway holding more suspended runs of earlier scenarios than
+// maxLeftRuns, or any when whole (Setup.WholeProcess).
+func (r *Runner) gateway(cfg gatewayConfig, first, whole bool) (*gateway, bool, error) {
+	g, fresh, err := r.gatewayFor(cfg, first, whole)
 	if err != nil {
 		return nil, false, err
 	}
 	return g, fresh, writeScenario(g.dir, r.front.URL, cfg.tools)
 }
 
-func (r *Runner) gatewayFor(cfg gatewayConfig, reload bool) (*gateway, bool, error) {
+func (r *Runner) gatewayFor(cfg gatewayConfig, first, whole bool) (*gateway, bool, error) {
 	key := cfg.key()
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -225,15 +227,22 @@ func (r *Runner) gatewayFor(cfg gatewayConfig, reload bool) (*gateway, bool, err
 	if err, ok := r.broken[key]; ok {
 		return nil, false, err
 	}
+	left := maxLeftRuns
+	if whole {
+		left = 0
+	}
+	usable := func(g *gateway) bool {
+		return g.alive() == nil && g.declared.covers(cfg.tools) && (!first || g.runs.count() <= left)
+	}
 	for i, g := range r.running {
-		if g.key == key && g.alive() == nil && g.declared.covers(cfg.tools) {
+		if g.key == key && usable(g) {
 			r.running = append(append(r.running[:i:i], r.running[i+1:]...), g)
 			return g, false, nil
 		}
 	}
 	cold := cfg.coldKey()
 	for i, g := range r.running {
-		if !reload || g.cold != cold || g.alive() != nil || !g.declared.covers(cfg.tools) {
+		if !first || g.cold != cold || !usable(g) {
 			continue
 		}
 		// The same gateway with other hot sections: OpenClaw reloads
@@ -258,7 +267,7 @@ func (r *Runner) gatewayFor(cfg gatewayConfig, reload bool) (*gateway, bool, err
 	}
 	for i := 0; i < len(r.running); {
 		g := r.running[i]
-		if g.key == key || g.alive() != nil || len(r.running) >= max {
+		if g.key == key || g.alive() != nil || len(r.running) >= max || (first && g.runs.count() > maxLeftRuns) {
 			r.running = append(r.running[:i], r.running[i+1:]...)
 			r.stop(g)
 			continue

@@ -85,7 +85,7 @@ func (t *target) prepare() (fresh bool, err error) {
 		return false, err
 	}
 	t.r.release.adapt(cfg.doc)
-	g, fresh, err := t.r.gateway(cfg, t.gw == nil)
+	g, fresh, err := t.r.gateway(cfg, t.gw == nil, t.setup.WholeProcess)
 	if err != nil {
 		return false, err
 	}
