@@ -10,7 +10,9 @@ import (
 // TestSuspendedRuns follows the runs of a gateway through the answers of
 // exec and wait calls.
 func TestSuspendedRuns(t *testing.T) {
-	out := func(payload string) conformance.Outcome { return conformance.Outcome{Details: json.RawMessage(payload)} }
+	out := func(payload string) conformance.Outcome {
+		return conformance.Outcome{Details: json.RawMessage(payload)}
+	}
 	var s suspendedRuns
 	for _, step := range []struct {
 		name, args, payload string
