@@ -14,7 +14,11 @@
 // other difference (the gateway section, the plugins it loads, the
 // environment) takes another gateway: a start takes 15 s or more, and the
 // least recently used of MaxGateways running is stopped by PID. The
-// gateways of a runner share one Node compile cache.
+// gateways of a runner share one Node compile cache. OpenClaw holds at most
+// 64 suspended runs per process until they expire, so the runner follows
+// the runs each gateway holds (suspended.go): a scenario's first turn
+// reuses no gateway that earlier scenarios left more than a few in, and a
+// scenario that asserts the limit itself takes one they left none in.
 //
 // A fixture plugin declares the tool names the suite gives its owner
 // (KnownOwnedNames; the fixture and core plugins every known name):
