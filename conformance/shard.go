@@ -68,11 +68,16 @@ func ReadDurations(r io.Reader) (Durations, error) {
 	if err := json.NewDecoder(r).Decode(&rep); err != nil {
 		return nil, fmt.Errorf("conformance: durations: %w", err)
 	}
-	d := Durations{}
-	for _, res := range rep.Results {
+	return rep.Durations(), nil
+}
+
+// Durations returns the report's scenario durations by name.
+func (r *Report) Durations() Durations {
+	d := make(Durations, len(r.Results))
+	for _, res := range r.Results {
 		d[res.Name] = res.Duration
 	}
-	return d, nil
+	return d
 }
 
 // A planUnit is what a shard gets whole and what runs without another

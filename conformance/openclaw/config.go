@@ -46,12 +46,16 @@ type gatewayConfig struct {
 }
 
 // key identifies the configuration.
-func (c gatewayConfig) key() string {
+func (c gatewayConfig) key() string { return c.keyOf(c.doc) }
+
+// keyOf identifies the configuration with doc as its document: doc, the
+// environment and the manifests' replay-safe tools.
+func (c gatewayConfig) keyOf(doc map[string]any) string {
 	b, _ := json.Marshal(struct {
 		Doc        map[string]any
 		Env        []string
 		ReplaySafe map[string][]string
-	}{c.doc, c.env, c.replaySafe()})
+	}{doc, c.env, c.replaySafe()})
 	return string(b)
 }
 

@@ -2,7 +2,6 @@ package openclaw
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -41,12 +40,7 @@ func (c gatewayConfig) coldKey() string {
 	for _, k := range hotSections {
 		delete(doc, k)
 	}
-	b, _ := json.Marshal(struct {
-		Doc        map[string]any
-		Env        []string
-		ReplaySafe map[string][]string
-	}{doc, c.env, c.replaySafe()})
-	return string(b)
+	return c.keyOf(doc)
 }
 
 // reload writes conf as g's configuration and waits until OpenClaw reports

@@ -46,10 +46,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 			opts.Target = rep.Target
 		}
 		opts.Tags = rep.Tags
-		opts.Durations = conformance.Durations{}
-		for _, r := range rep.Results {
-			opts.Durations[r.Name] = r.Duration
-		}
+		opts.Durations = rep.Durations()
 	}
 	if opts.Target == "" {
 		opts.Target = "reference"
