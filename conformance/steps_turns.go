@@ -40,7 +40,7 @@ func (w *world) registerTurns(sc *godog.ScenarioContext) {
 	sc.Step(`^the session "([^"]+)" is (reset|deleted)$`, func(s, how string) error {
 		return w.endSession(sessionTurn(s).SessionKey, sessionEnd(how))
 	})
-	sc.Step(`^the turn will be aborted in (\d+) ms$`, w.abortLater)
+	sc.Step(`^the turn will be aborted once a call of the tool "([^"]+)" is held$`, w.abortOnceHeld)
 	sc.Step(`^the turn fails with "([^"]*)"$`, w.turnFails)
 }
 
@@ -143,16 +143,29 @@ func (w *world) restart() error {
 	return r.Restart(ctx)
 }
 
-func (w *world) abortLater(ms int) error {
+// abortOnceHeld aborts the current agent run as soon as a call of tool name
+// waits at its gate, so that the abort meets the run inside that call
+// however long the target takes to reach it; a run that never calls the
+// tool is not aborted. The watch ends with the scenario.
+func (w *world) abortOnceHeld(name string) error {
 	ts, err := w.turn()
 	if err != nil {
 		return err
 	}
-	time.AfterFunc(time.Duration(ms)*time.Millisecond, func() {
+	go func() {
+		tick := time.NewTicker(5 * time.Millisecond)
+		defer tick.Stop()
+		for w.host.Held(name) == 0 {
+			select {
+			case <-w.ended:
+				return
+			case <-tick.C:
+			}
+		}
 		ctx, cancel := w.ctx()
 		defer cancel()
 		_ = ts.turn.Abort(ctx)
-	})
+	}()
 	return nil
 }
 

@@ -49,6 +49,8 @@ type world struct {
 	// remembered holds tool result values kept by name for a later step to
 	// compare (values a scenario cannot know, such as a random counterScope).
 	remembered map[string]any
+	// ended is closed when the scenario ends: watchers a step started stop.
+	ended chan struct{}
 }
 
 type turnState struct {
@@ -68,7 +70,7 @@ type callRecord struct {
 
 func newWorld(mk MakeTarget) *world {
 	host := faketools.NewHost()
-	return &world{mk: mk, config: map[string]any{}, host: host, setup: Setup{Host: host}}
+	return &world{mk: mk, config: map[string]any{}, host: host, setup: Setup{Host: host}, ended: make(chan struct{})}
 }
 
 func (w *world) setTags(tags []string) {
@@ -144,6 +146,7 @@ func (w *world) start() error {
 // "main" command lane (8), and once 7 were held another session's turn
 // queued past the step limit.
 func (w *world) close() {
+	close(w.ended)
 	for i := len(w.turns) - 1; i >= 0; i-- {
 		ts := w.turns[i]
 		if ts != w.cur && ts.settled {

@@ -933,7 +933,7 @@ Feature: Runs, snapshots and wait
       """
     And the tool "weather" is held until released
     And a turn starts
-    And the turn will be aborted in 300 ms
+    And the turn will be aborted once a call of the tool "weather" is held
     When the model calls exec with:
       """js
       const w = await tools.callValue("weather", { city: "Oslo" });
@@ -958,7 +958,7 @@ Feature: Runs, snapshots and wait
       return w.temp;
       """
     Then the result is waiting with reason "yield"
-    When the turn will be aborted in 300 ms
+    When the turn will be aborted once a call of the tool "weather" is held
     And the model calls wait
     Then the result fails with code "timeout"
     And the result error is "code mode execution aborted"

@@ -1242,7 +1242,7 @@ Feature: MCP namespace, $api and virtual declaration files
       """
     And the tool "list_issues" is held until released
     And a turn starts
-    And the turn will be aborted in 300 ms
+    And the turn will be aborted once a call of the tool "list_issues" is held
     When the model calls exec with:
       """js
       const listed = await MCP.github.listIssues({ state: "open" });

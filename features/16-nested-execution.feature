@@ -557,7 +557,7 @@ Feature: Nested tool execution and trajectory projection
       """
     And the tool "weather" is held until released
     And a turn starts
-    And the turn will be aborted in 300 ms
+    And the turn will be aborted once a call of the tool "weather" is held
     When the model calls exec with:
       """js
       return (await tools.callValue("openclaw:core:weather", { city: "Oslo" })).temp;

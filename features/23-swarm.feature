@@ -583,7 +583,7 @@ Feature: Swarm orchestration globals
     And sub-agents answer "too late"
     And the tool "sessions_spawn" is held until released
     And a turn starts
-    And the turn will be aborted in 300 ms
+    And the turn will be aborted once a call of the tool "sessions_spawn" is held
     When the model calls exec with:
       """js
       return await agents.run("Summarise errors");
