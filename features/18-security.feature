@@ -968,7 +968,7 @@ Feature: Limits and the sandbox security boundary
   Scenario: One long built-in call in one turn's cell does not stop another turn's cell
     Given code mode is configured as:
       """json
-      {"enabled": true, "timeoutMs": 5000}
+      {"enabled": true, "timeoutMs": 2500}
       """
     When a turn starts
     And the model starts exec in the background with:

@@ -459,7 +459,7 @@ Feature: Gateway, transcripts and the end-to-end plan
   Scenario: A cell that loops forever in one turn does not hold up another turn's exec, tool calls and model requests
     Given code mode is configured as:
       """json
-      {"enabled": true, "timeoutMs": 8000}
+      {"enabled": true, "timeoutMs": 3000}
       """
     And the catalog "basic"
     When a turn starts

@@ -57,6 +57,14 @@ type Options struct {
 	// the host's garbage collector; worker processes do not need it
 	// (SECURITY.md, RATIONALE.md).
 	StrictPreemption bool
+	// WorkerExecutable is the program worker processes are started from
+	// (ProcessIsolation); empty means the host's own executable. Any
+	// binary that links this module's runtime serves, such as the codemode
+	// command: a host whose own binary is heavy to start (one built with
+	// the race detector) can point it at a lean one. A worker built from
+	// another version is refused when it starts, and the runtime is then
+	// unavailable (Available).
+	WorkerExecutable string
 }
 
 // Isolation says where guest code, and the preparation of its source, runs.
@@ -130,7 +138,7 @@ func newGuests(ctx context.Context, opts Options) (sandbox.Provider, error) {
 		return sb, nil
 	}
 	p, err := isolate.Shared(ctx, isolate.Options{WasmPath: opts.WasmPath, Digest: opts.WasmDigest,
-		CacheDir: opts.CacheDir, StrictPreemption: opts.StrictPreemption})
+		CacheDir: opts.CacheDir, StrictPreemption: opts.StrictPreemption, Executable: opts.WorkerExecutable})
 	if err != nil {
 		return nil, err
 	}

@@ -14,7 +14,12 @@ import (
 
 // TestConformance runs the whole suite against the reference in process
 // through the Go API, with guest code in worker processes (the default
-// isolation). It runs it again with guest code in the process itself
+// isolation). Under the race detector those workers are the codemode
+// command built without it (codemode.Options.WorkerExecutable): the race
+// detector sees only this process, and a worker started from this test
+// binary would spend its instrumentation on the engine's host functions,
+// whose races the isolate and engine packages' own tests look for, for
+// twice the suite's CPU. It runs it again with guest code in the process itself
 // (codemode.InProcess), but for the scenarios of CM-17.15 (a guest inside
 // one long built-in call, which only a process can stop at no cost), and
 // those with InProcess and the StrictPreemption that lets the watchdog stop
@@ -25,8 +30,13 @@ import (
 func TestConformance(t *testing.T) {
 	t.Parallel()
 	var local, inproc, strict *conformance.Report
+	var workers codemodetest.Options
+	if raceDetector {
+		workers.WorkerExecutable = buildCodemode(t)
+	}
 	t.Run("in-process", func(t *testing.T) {
-		local = conformance.TestTarget(t, codemodetest.Name, codemodetest.NewTarget, "~@wip")
+		mk := func() (conformance.Target, error) { return codemodetest.NewTargetWith(workers) }
+		local = conformance.TestTarget(t, codemodetest.Name, mk, "~@wip")
 	})
 	if testing.Short() {
 		return

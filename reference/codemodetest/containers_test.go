@@ -130,6 +130,7 @@ func (h *containerHosting) host(s RealMCPServer) (map[string]any, error) {
 // every fixture answers as hosted, and runs the @real-mcp scenarios with the
 // everything server reached over streamable HTTP and over SSE.
 func TestContainers(t *testing.T) {
+	t.Parallel() // beside the whole-suite runs, which wait for no image
 	began := time.Now()
 	p := requireDocker(t)
 	fixtures := requireFixtures(t)
@@ -299,11 +300,14 @@ func requireDocker(t *testing.T) (p *testcontainers.DockerProvider) {
 	// Ryuk disabled the reaper image is pulled, which fails here; without
 	// the override testcontainers may take the default gateway for the
 	// Docker host and send traffic off the machine.
-	if os.Getenv("TESTCONTAINERS_RYUK_DISABLED") == "" {
-		t.Setenv("TESTCONTAINERS_RYUK_DISABLED", "true")
-	}
-	if os.Getenv("TESTCONTAINERS_HOST_OVERRIDE") == "" {
-		t.Setenv("TESTCONTAINERS_HOST_OVERRIDE", "localhost")
+	// Set for the whole test process (a parallel test cannot use
+	// t.Setenv): no test of it may reach Docker another way.
+	for k, v := range map[string]string{"TESTCONTAINERS_RYUK_DISABLED": "true", "TESTCONTAINERS_HOST_OVERRIDE": "localhost"} {
+		if os.Getenv(k) == "" {
+			if err := os.Setenv(k, v); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
 	err := func() (err error) {
 		defer func() {

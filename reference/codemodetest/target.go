@@ -34,11 +34,13 @@ type Options struct {
 	Isolation codemode.Isolation
 	// StrictPreemption is codemode.Options.StrictPreemption.
 	StrictPreemption bool
+	// WorkerExecutable is codemode.Options.WorkerExecutable.
+	WorkerExecutable string
 }
 
 // NewTargetWith returns a fresh in-process target configured by o.
 func NewTargetWith(o Options) (conformance.Target, error) {
-	return &target{realMCP: realMCP{hosting: o.MCPHosting}, isolation: o.Isolation, strict: o.StrictPreemption}, nil
+	return &target{realMCP: realMCP{hosting: o.MCPHosting}, isolation: o.Isolation, strict: o.StrictPreemption, workerExe: o.WorkerExecutable}, nil
 }
 
 // target runs one scenario in process: a harness.System whose host is the
@@ -52,6 +54,7 @@ type target struct {
 	realMCP     realMCP
 	isolation   codemode.Isolation
 	strict      bool
+	workerExe   string
 }
 
 func (t *target) Start(ctx context.Context, s *conformance.Setup) error {
@@ -68,7 +71,7 @@ func (t *target) boot(ctx context.Context) error {
 		t.transcripts = codemode.NewMemoryTranscripts()
 	}
 	o := harness.Options{RolledBack: t.setup.RolledBack, Disabled: t.setup.Disabled, Uninstalled: t.setup.Uninstalled, Runtime: t.setup.Runtime, Env: t.setup.Env,
-		Transcripts: t.transcripts, MCP: t.configWithMCP, Isolation: t.isolation, StrictPreemption: t.strict,
+		Transcripts: t.transcripts, MCP: t.configWithMCP, Isolation: t.isolation, StrictPreemption: t.strict, WorkerExecutable: t.workerExe,
 		SubAgents: func(ctx context.Context, r codemode.SubAgentRequest) (string, error) {
 			return t.setup.SubAgentAnswer, nil
 		}}

@@ -125,6 +125,16 @@ func TestConformanceDriver(t *testing.T) {
 	skipUnderRace(t)
 	t.Parallel()
 	requireRuntime(t)
+	bin := buildCodemode(t)
+	d := driver.New([]string{bin, "serve-driver", "--isolation", "in-process"}, driver.WithMCPFixtures(codemodetest.RealMCPFixtures))
+	// One process per scenario: two at a time.
+	conformance.TestTargetWith(t, conformance.Options{Target: "reference-driver", Make: d.MakeTarget, Tags: "~@wip && ~@CM-17.15", Concurrency: 2})
+}
+
+// buildCodemode builds the codemode command, without the race detector
+// whatever this test binary was built with, and returns its path.
+func buildCodemode(t *testing.T) string {
+	t.Helper()
 	bin := filepath.Join(t.TempDir(), "codemode")
 	if runtime.GOOS == "windows" {
 		bin += ".exe"
@@ -132,9 +142,7 @@ func TestConformanceDriver(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bin, "github.com/codemodekit/kit/reference/cmd/codemode").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	d := driver.New([]string{bin, "serve-driver", "--isolation", "in-process"}, driver.WithMCPFixtures(codemodetest.RealMCPFixtures))
-	// One process per scenario: two at a time.
-	conformance.TestTargetWith(t, conformance.Options{Target: "reference-driver", Make: d.MakeTarget, Tags: "~@wip && ~@CM-17.15", Concurrency: 2})
+	return bin
 }
 
 // requireRuntime fails t when the runtime cannot run guests.

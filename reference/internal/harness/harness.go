@@ -50,6 +50,8 @@ type Options struct {
 	StrictPreemption bool
 	// Isolation is codemode.Options.Isolation.
 	Isolation codemode.Isolation
+	// WorkerExecutable is codemode.Options.WorkerExecutable.
+	WorkerExecutable string
 }
 
 // A System is one booted reference runtime.
@@ -101,6 +103,7 @@ func Boot(ctx context.Context, o Options) (*System, error) {
 	opts.SubAgents = o.SubAgents
 	opts.StrictPreemption = o.StrictPreemption
 	opts.Isolation = o.Isolation
+	opts.WorkerExecutable = o.WorkerExecutable
 	if s.transcripts == nil {
 		s.transcripts = codemode.NewMemoryTranscripts()
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -16,6 +17,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/codemodekit/kit/reference/internal/catalog"
+	"github.com/codemodekit/kit/reference/internal/engine"
 	"github.com/codemodekit/kit/reference/internal/guest"
 	"github.com/codemodekit/kit/reference/internal/prepare"
 	"github.com/codemodekit/kit/reference/internal/sandbox"
@@ -285,6 +287,63 @@ func TestPool_unavailable(t *testing.T) {
 	_, err = New(context.Background(), Options{WasmPath: bad})
 	if err == nil || !strings.Contains(err.Error(), "digest mismatch") {
 		t.Fatalf("New over a corrupt binary = %v", err)
+	}
+}
+
+// TestPool_executable: Options.Executable starts workers from another
+// program (a copy of this test binary serves like the original), and a
+// program that is missing, not executable or no worker at all makes the
+// pool unavailable with the reason.
+func TestPool_executable(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(self)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	write := func(name string, data []byte, mode os.FileMode) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, data, mode); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	copied := write("copy", b, 0o755)
+	for _, tc := range []struct {
+		name, exe, wantErr string
+	}{
+		{"a copy of this binary", copied, ""},
+		{"missing", filepath.Join(dir, "missing"), "no such file"},
+		{"not executable", write("plain", b, 0o644), "is not an executable file"},
+		{"a directory", dir, "is not an executable file"},
+		{"no worker", write("true.sh", []byte("#!/bin/sh\nexit 0\n"), 0o755), "a worker process did not start"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := New(context.Background(), Options{Executable: tc.exe})
+			if tc.wantErr != "" {
+				if err == nil {
+					p.Close()
+					t.Fatalf("New = a pool, want an error with %q", tc.wantErr)
+				}
+				var ue *engine.UnavailableError
+				if !errors.As(err, &ue) || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("New = %v, want an UnavailableError with %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("New: %v", err)
+			}
+			defer p.Close()
+			leg, rep := start(t, p, &recorder{}, `return 6 * 7`, 10*time.Second)
+			defer leg.Close()
+			if rep.Fault != nil || !rep.OK || string(rep.Value) != "42" {
+				t.Errorf("leg on a worker of the copy: %+v", rep)
+			}
+		})
 	}
 }
 

@@ -63,6 +63,11 @@ type Options struct {
 	IdleWorkers  int
 	Grace        time.Duration
 	AddressSpace uint64
+	// Executable is the program workers are started from; empty means the
+	// running binary. Any binary that links this package serves as a
+	// worker when the pool starts it; one built from another version is
+	// refused at its hello (protocol version and engine digest).
+	Executable string
 }
 
 // A Pool runs the guest halves of legs in worker processes: its own
@@ -119,7 +124,7 @@ func New(ctx context.Context, opts Options) (*Pool, error) {
 			opts.CacheDir = abs
 		}
 	}
-	exe, err := executable()
+	exe, err := executable(opts.Executable)
 	if err != nil {
 		return nil, &engine.UnavailableError{Reason: "the worker executable is not available", Err: err}
 	}
@@ -170,9 +175,24 @@ func Shared(ctx context.Context, opts Options) (*Pool, error) {
 	return p, nil
 }
 
-// executable is the path a worker is started from: the running binary
+// executable is the path a worker is started from: the given program, as
+// an absolute path (a worker starts in /), or else the running binary
 // itself, even if it was replaced on disk since it started.
-func executable() (string, error) {
+func executable(given string) (string, error) {
+	if given != "" {
+		abs, err := filepath.Abs(given)
+		if err != nil {
+			return "", err
+		}
+		fi, err := os.Stat(abs)
+		if err != nil {
+			return "", err
+		}
+		if !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0 {
+			return "", fmt.Errorf("%s is not an executable file", abs)
+		}
+		return abs, nil
+	}
 	if _, err := os.Stat("/proc/self/exe"); err == nil {
 		return "/proc/self/exe", nil
 	}
