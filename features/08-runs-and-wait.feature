@@ -88,7 +88,7 @@ Feature: Runs, snapshots and wait
 
   # Suspension and wait
 
-  @snapshots @CM-8.15 @CM-8.1 @CM-8.3 @CM-8.11 @CM-8.22 @CM-8.24 @checklist-21 @e2e-12 @e2e-13
+  @snapshots @CM-8.15 @CM-8.1 @CM-8.3 @CM-8.11 @CM-8.22 @CM-8.24 @checklist-21 @e2e-12 @e2e-13 @timing
   Scenario: a nested call pending at the deadline parks the run and wait delivers its result
     Given code mode is configured as:
       """json
