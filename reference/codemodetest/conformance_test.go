@@ -16,10 +16,10 @@ import (
 // through the Go API, with guest code in worker processes (the default
 // isolation). Under the race detector those workers are the codemode
 // command built without it (codemode.Options.WorkerExecutable): the race
-// detector sees only this process, and a worker started from this test
-// binary would spend its instrumentation on the engine's host functions,
-// whose races the isolate and engine packages' own tests look for, for
-// twice the suite's CPU. It runs it again with guest code in the process itself
+// detector sees only this process, and workers started from this test
+// binary would spend instrumentation on the engine's host functions, whose
+// races the isolate and engine packages' own tests look for, at half again
+// the run's time. It runs it again with guest code in the process itself
 // (codemode.InProcess), but for the scenarios of CM-17.15 (a guest inside
 // one long built-in call, which only a process can stop at no cost), and
 // those with InProcess and the StrictPreemption that lets the watchdog stop
