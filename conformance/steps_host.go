@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -34,14 +35,27 @@ const cancelWithin = 10 * time.Second
 // callHeld waits until a call of the held tool name waits at its gate: a
 // leg is in progress inside that call (CM-8.31).
 func (w *world) callHeld(name string) error {
-	deadline := time.Now().Add(cancelWithin)
-	for w.host.Held(name) == 0 {
-		if time.Now().After(deadline) {
-			return fmt.Errorf("no call of tool %q was held within %v", name, cancelWithin)
-		}
-		time.Sleep(10 * time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), cancelWithin)
+	defer cancel()
+	if !w.awaitHeld(name, ctx.Done()) {
+		return fmt.Errorf("no call of tool %q was held within %v", name, cancelWithin)
 	}
 	return nil
+}
+
+// awaitHeld waits until a call of tool name waits at its gate, and reports
+// whether one did before stop.
+func (w *world) awaitHeld(name string, stop <-chan struct{}) bool {
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for w.host.Held(name) == 0 {
+		select {
+		case <-stop:
+			return false
+		case <-tick.C:
+		}
+	}
+	return true
 }
 
 // heldCallsCancelled waits until no call of tool name is waiting at its gate

@@ -3,7 +3,6 @@ package conformance
 import (
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/cucumber/godog"
 )
@@ -153,14 +152,8 @@ func (w *world) abortOnceHeld(name string) error {
 		return err
 	}
 	go func() {
-		tick := time.NewTicker(5 * time.Millisecond)
-		defer tick.Stop()
-		for w.host.Held(name) == 0 {
-			select {
-			case <-w.ended:
-				return
-			case <-tick.C:
-			}
+		if !w.awaitHeld(name, w.ended) {
+			return
 		}
 		ctx, cancel := w.ctx()
 		defer cancel()
