@@ -484,7 +484,7 @@ Feature: Runs, snapshots and wait
     Then the result status is "completed"
     And the result value is "first run"
 
-  @snapshots @CM-8.24
+  @snapshots @CM-8.24 @timing
   Scenario: the interrupt deadline is applied again to a restored run
     Given code mode is configured as:
       """json
@@ -850,7 +850,7 @@ Feature: Runs, snapshots and wait
     Then the result status is "completed"
     And the result value is "done"
 
-  @snapshots @CM-8.37 @CM-8.28 @CM-22.13 @checklist-22 @e2e-15
+  @snapshots @CM-8.37 @CM-8.28 @CM-22.13 @checklist-22 @e2e-15 @timing
   Scenario: aborting the agent run disposes its suspended runs and cancels their host work
     Given code mode is configured as:
       """json
@@ -902,7 +902,7 @@ Feature: Runs, snapshots and wait
       """
     Then the wait is refused with "code mode run is unavailable or expired."
 
-  @snapshots @CM-8.40
+  @snapshots @CM-8.40 @timing
   Scenario: ending a session cancels the pending host work of its suspended runs
     Given code mode is configured as:
       """json

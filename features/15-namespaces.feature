@@ -616,7 +616,7 @@ Feature: Internal code-mode namespaces
       """
     And the tool "github_update_issue" was not called
 
-  @namespaces @CM-15.21 @CM-8.11 @ns-9
+  @namespaces @CM-15.21 @CM-8.11 @ns-9 @timing
   Scenario: A namespace call still pending at the deadline resumes through wait
     Given code mode is configured as:
       """json

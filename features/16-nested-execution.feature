@@ -155,7 +155,7 @@ Feature: Nested tool execution and trajectory projection
       [{"type": "tool_call", "name": "weather", "catalogId": "openclaw:core:weather", "status": "denied"}]
       """
 
-  @snapshots @CM-16.4 @CM-8.15 @checklist-13
+  @snapshots @CM-16.4 @CM-8.15 @checklist-13 @timing
   Scenario: A nested call waiting for approval suspends the run until wait after the approval
     Given code mode is configured as:
       """json
@@ -180,7 +180,7 @@ Feature: Nested tool execution and trajectory projection
     Then the result value is "clear"
     And the tool "weather" was called 1 times
 
-  @snapshots @CM-16.5 @checklist-13
+  @snapshots @CM-16.5 @checklist-13 @timing
   Scenario: An approval denied while the run is suspended rejects the nested call on resume
     Given code mode is configured as:
       """json
@@ -398,7 +398,7 @@ Feature: Nested tool execution and trajectory projection
       """
     And the trajectory shows "select_file" under the exec call
 
-  @snapshots @CM-16.7 @CM-16.15
+  @snapshots @CM-16.7 @CM-16.15 @timing
   Scenario: An outstanding client tool result suspends the run and later calls keep the exec parent
     Given code mode is configured as:
       """json

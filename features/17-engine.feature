@@ -48,7 +48,7 @@ Feature: QuickJS-WASI runtime engine
       {"callCount": 2}
       """
 
-  @snapshots @CM-17.6 @CM-18.2 @CM-7.6
+  @snapshots @CM-17.6 @CM-18.2 @CM-7.6 @timing
   Scenario: The interrupt deadline is re-applied to a restored VM
     Given code mode is configured as:
       """json

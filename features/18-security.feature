@@ -550,7 +550,7 @@ Feature: Limits and the sandbox security boundary
 
   # CM-18.11: each trigger that discards a snapshot, one scenario each.
 
-  @security @SB-14 @CM-18.11 @CM-18.2
+  @security @SB-14 @CM-18.11 @CM-18.2 @timing
   Scenario: A snapshot is discarded when its run times out after resuming
     Given code mode is configured as:
       """json
@@ -615,7 +615,7 @@ Feature: Limits and the sandbox security boundary
     And the model calls wait
     Then the wait is refused with "code mode run is unavailable or expired."
 
-  @security @SB-14 @CM-8.19 @CM-8.21 @CM-8.20
+  @security @SB-14 @CM-8.19 @CM-8.21 @CM-8.20 @timing
   Scenario: Two concurrent waits for one run admit only one of them
     Given code mode is configured as:
       """json

@@ -216,7 +216,7 @@ Feature: Gateway, transcripts and the end-to-end plan
       """
     And the tool "shipping_list" was not called
 
-  @e2e @CM-22.12 @CM-22.9 @e2e-12 @e2e-13 @e2e-14 @checklist-21
+  @e2e @CM-22.12 @CM-22.9 @e2e-12 @e2e-13 @e2e-14 @checklist-21 @timing
   Scenario: E2E steps 12-14: a nested call resolves after exec returned waiting and wait delivers it
     Given code mode is configured as:
       """json
@@ -300,7 +300,7 @@ Feature: Gateway, transcripts and the end-to-end plan
     And the model calls wait
     Then the wait is refused with "code mode run is unavailable or expired."
 
-  @e2e @CM-22.13 @CM-18.2 @e2e-15
+  @e2e @CM-22.13 @CM-18.2 @e2e-15 @timing
   Scenario: E2E step 15: a run that times out after resuming is removed from the run store
     Given code mode is configured as:
       """json

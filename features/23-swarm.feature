@@ -450,7 +450,7 @@ Feature: Swarm orchestration globals
       """
     And the tool "sessions_spawn" was called 1 times
 
-  @e2e @CM-23.6 @CM-8.12 @CM-8.11
+  @e2e @CM-23.6 @CM-8.12 @CM-8.11 @timing
   Scenario: A spawn still pending at the deadline suspends the run as an agentSpawn request
     Given code mode is configured as:
       """json
@@ -512,7 +512,7 @@ Feature: Swarm orchestration globals
     Then the result value is "restart-safe summary"
     And the tool "sessions_spawn" was called 1 times
 
-  @core @CM-23.9
+  @core @CM-23.9 @timing
   Scenario: phase and log add no pending tool call and no output when the run suspends
     Given code mode is configured as:
       """json
