@@ -37,37 +37,41 @@ const cancelWithin = 10 * time.Second
 func (w *world) callHeld(name string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), cancelWithin)
 	defer cancel()
-	if !w.awaitHeld(name, ctx.Done()) {
+	if !w.awaitHeld(name, ctx.Done(), someHeld) {
 		return fmt.Errorf("no call of tool %q was held within %v", name, cancelWithin)
 	}
 	return nil
 }
 
-// awaitHeld waits until a call of tool name waits at its gate, and reports
-// whether one did before stop.
-func (w *world) awaitHeld(name string, stop <-chan struct{}) bool {
-	tick := time.NewTicker(10 * time.Millisecond)
-	defer tick.Stop()
-	for w.host.Held(name) == 0 {
+// awaitHeld waits until the number of held calls of tool name satisfies
+// want, and reports whether it did before stop. The host wakes it on every
+// change of a held count.
+func (w *world) awaitHeld(name string, stop <-chan struct{}, want func(held int) bool) bool {
+	for {
+		n, changed := w.host.WatchHeld(name)
+		if want(n) {
+			return true
+		}
 		select {
 		case <-stop:
 			return false
-		case <-tick.C:
+		case <-changed:
 		}
 	}
-	return true
 }
+
+// someHeld and noneHeld are the held counts awaitHeld waits for.
+func someHeld(n int) bool { return n > 0 }
+func noneHeld(n int) bool { return n == 0 }
 
 // heldCallsCancelled waits until no call of tool name is waiting at its gate
 // any more: every call the target gave up on has been cancelled, before a
 // later step releases the tool.
 func (w *world) heldCallsCancelled(name string) error {
-	deadline := time.Now().Add(cancelWithin)
-	for w.host.Held(name) > 0 {
-		if time.Now().After(deadline) {
-			return fmt.Errorf("tool %q still has %d held call(s) after %v: the target did not cancel them", name, w.host.Held(name), cancelWithin)
-		}
-		time.Sleep(10 * time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), cancelWithin)
+	defer cancel()
+	if !w.awaitHeld(name, ctx.Done(), noneHeld) {
+		return fmt.Errorf("tool %q still has %d held call(s) after %v: the target did not cancel them", name, w.host.Held(name), cancelWithin)
 	}
 	return nil
 }

@@ -152,7 +152,7 @@ func (w *world) abortOnceHeld(name string) error {
 		return err
 	}
 	go func() {
-		if !w.awaitHeld(name, w.ended) {
+		if !w.awaitHeld(name, w.ended, someHeld) {
 			return
 		}
 		ctx, cancel := w.ctx()

@@ -17,7 +17,9 @@ type Host struct {
 	overrides map[string]wire.Behavior
 	gates     map[string]chan struct{}
 	held      map[string]int // calls waiting at their tool's gate
-	calls     []wire.Call
+	// heldChanged is closed, and replaced, whenever a held count changes.
+	heldChanged chan struct{}
+	calls       []wire.Call
 
 	hookBlocks   map[string]string
 	hookRewrites map[string]json.RawMessage
@@ -32,7 +34,8 @@ var _ wire.ToolHost = (*Host)(nil)
 // NewHost returns an empty host.
 func NewHost() *Host {
 	return &Host{overrides: map[string]wire.Behavior{}, gates: map[string]chan struct{}{}, held: map[string]int{},
-		hookBlocks: map[string]string{}, hookRewrites: map[string]json.RawMessage{},
+		heldChanged: make(chan struct{}),
+		hookBlocks:  map[string]string{}, hookRewrites: map[string]json.RawMessage{},
 		approvals: map[string]string{}, decisions: map[string]chan bool{}}
 }
 
@@ -97,18 +100,14 @@ func (h *Host) Invoke(ctx context.Context, _ int, s wire.Spec, input json.RawMes
 		h.mu.Unlock()
 	}
 	if gate != nil {
-		h.mu.Lock()
-		h.held[s.Name]++
-		h.mu.Unlock()
+		h.addHeld(s.Name, 1)
 		var err error
 		select {
 		case <-gate:
 		case <-ctx.Done():
 			err = ctx.Err()
 		}
-		h.mu.Lock()
-		h.held[s.Name]--
-		h.mu.Unlock()
+		h.addHeld(s.Name, -1)
 		if err != nil {
 			return wire.Result{}, err
 		}
@@ -128,12 +127,30 @@ func (h *Host) Invoke(ctx context.Context, _ int, s wire.Spec, input json.RawMes
 	return b.Answer(s.Name, input)
 }
 
+// addHeld changes the held count of tool name by delta and wakes the
+// watchers of held counts.
+func (h *Host) addHeld(name string, delta int) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.held[name] += delta
+	close(h.heldChanged)
+	h.heldChanged = make(chan struct{})
+}
+
 // Held returns how many calls of tool name are waiting at its gate: held
 // and neither released nor cancelled yet.
 func (h *Host) Held(name string) int {
+	n, _ := h.WatchHeld(name)
+	return n
+}
+
+// WatchHeld returns what Held returns, and a channel that is closed when a
+// held count (of any tool) changes next. A caller waiting for a count
+// reads it again once the channel is closed.
+func (h *Host) WatchHeld(name string) (int, <-chan struct{}) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return h.held[name]
+	return h.held[name], h.heldChanged
 }
 
 // Calls returns the calls that reached tool name, in order.
