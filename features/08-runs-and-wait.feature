@@ -929,7 +929,7 @@ Feature: Runs, snapshots and wait
   Scenario: an exec in progress when its agent run is aborted fails with execution aborted
     Given code mode is configured as:
       """json
-      {"enabled": true, "timeoutMs": 2000}
+      {"enabled": true, "timeoutMs": 10000}
       """
     And the tool "weather" is held until released
     And a turn starts
@@ -947,7 +947,7 @@ Feature: Runs, snapshots and wait
   Scenario: a wait in progress when its agent run is aborted fails with execution aborted and disposes the run
     Given code mode is configured as:
       """json
-      {"enabled": true, "timeoutMs": 2000}
+      {"enabled": true, "timeoutMs": 10000}
       """
     And the tool "weather" is held until released
     And a turn starts

@@ -1238,7 +1238,7 @@ Feature: MCP namespace, $api and virtual declaration files
   Scenario: Aborting the agent run ends a cell waiting on an MCP call and cancels the call
     Given code mode is configured as:
       """json
-      {"enabled": true, "timeoutMs": 2000}
+      {"enabled": true, "timeoutMs": 10000}
       """
     And the tool "list_issues" is held until released
     And a turn starts

@@ -553,7 +553,7 @@ Feature: Nested tool execution and trajectory projection
   Scenario: Aborting the agent run reaches a nested call in progress and the tool does not complete
     Given code mode is configured as:
       """json
-      {"enabled": true, "timeoutMs": 2000}
+      {"enabled": true, "timeoutMs": 10000}
       """
     And the tool "weather" is held until released
     And a turn starts

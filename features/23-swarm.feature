@@ -574,7 +574,7 @@ Feature: Swarm orchestration globals
   Scenario: Aborting the agent run ends a pending sub-agent spawn
     Given code mode is configured as:
       """json
-      {"enabled": true, "timeoutMs": 2000}
+      {"enabled": true, "timeoutMs": 10000}
       """
     And the config also has:
       """json

@@ -304,15 +304,40 @@ func (t *Turn) CallBatch(ctx context.Context, calls []conformance.ToolCall) ([]c
 	return outs, nil
 }
 
+// recordedWithin bounds how long a turn that ended early may take to write
+// its calls' results to its session transcript: a target may write them
+// after its client request ended (OpenClaw does, for a run aborted while a
+// call ran).
+const recordedWithin = 5 * time.Second
+
 // recorded returns the outcomes of calls from the session transcript, of
 // a turn that ended before it sent them to the model; ok is false unless
-// the turn ended and every call has a result there.
+// the turn ended and, within recordedWithin, every call had a result there.
 func (t *Turn) recorded(ctx context.Context, calls []conformance.ToolCall) ([]conformance.Outcome, bool) {
 	select {
 	case <-t.done:
 	default:
 		return nil, false
 	}
+	ctx, cancel := context.WithTimeout(ctx, recordedWithin)
+	defer cancel()
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		if outs, ok := t.transcribedOutcomes(ctx, calls); ok {
+			return outs, true
+		}
+		select {
+		case <-ctx.Done():
+			return nil, false
+		case <-tick.C:
+		}
+	}
+}
+
+// transcribedOutcomes reads the outcomes of calls from the session
+// transcript; ok is false unless every call has a result there.
+func (t *Turn) transcribedOutcomes(ctx context.Context, calls []conformance.ToolCall) ([]conformance.Outcome, bool) {
 	results, err := t.opts.Transcribed(ctx)
 	if err != nil {
 		return nil, false

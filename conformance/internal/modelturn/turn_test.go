@@ -26,6 +26,11 @@ type agent struct {
 	// refuse, when set, answers every client request with HTTP 400 and
 	// this error message, before any model request.
 	refuse string
+	// abortOn, when set, names a tool whose call ends the client request
+	// at once (an aborted run) and is written to the transcript lateBy
+	// after that.
+	abortOn string
+	lateBy  time.Duration
 
 	mu         sync.Mutex
 	transcript map[string]TranscribedResult
@@ -74,6 +79,16 @@ func (a *agent) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 			called = true
 			text := "ran " + o.Name + " " + o.Arguments
+			if o.Name == a.abortOn {
+				callID := o.CallID
+				time.AfterFunc(a.lateBy, func() {
+					a.mu.Lock()
+					defer a.mu.Unlock()
+					a.transcript[callID] = TranscribedResult{Text: "aborted", IsError: true}
+				})
+				w.WriteHeader(http.StatusServiceUnavailable)
+				return
+			}
 			items = append(items,
 				map[string]any{"type": "function_call", "call_id": o.CallID, "name": o.Name, "arguments": o.Arguments},
 				map[string]any{"type": "function_call_output", "call_id": o.CallID, "output": text})
@@ -166,6 +181,39 @@ func TestTurn(t *testing.T) {
 	}
 	if err := tu.AbortWith(ctx, func(context.Context) error { return errors.New("abort called") }); err != nil {
 		t.Errorf("AbortWith after End = %v, want nil without aborting", err)
+	}
+}
+
+// TestTurn_abortedCallRecordedLate: a run aborted while a call ran sends
+// no more model requests, and its target may write the call's result to
+// the transcript after the client request ended; the call's outcome is
+// that result, within recordedWithin.
+func TestTurn_abortedCallRecordedLate(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		lateBy time.Duration
+		want   string // the outcome's text, or the error's start
+	}{
+		{name: "written at once", lateBy: 0, want: "aborted"},
+		{name: "written late", lateBy: 300 * time.Millisecond, want: "aborted"},
+		{name: "never written in time", lateBy: recordedWithin + 5*time.Second, want: "error: toy turn k ended early: HTTP 503"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a, tu, req := startAgent(t, "", func(int, []byte) error { return nil })
+			a.abortOn, a.lateBy = "stop", tc.lateBy
+			ctx := testContext(t)
+			if err := tu.Start(ctx, http.DefaultClient, req); err != nil {
+				t.Fatalf("Start: %v", err)
+			}
+			out, err := tu.Call(ctx, "c1", "stop", nil)
+			got := out.Text
+			if err != nil {
+				got = "error: " + err.Error()
+			}
+			if !strings.HasPrefix(got, tc.want) {
+				t.Errorf("Call = %q, want %q", got, tc.want)
+			}
+		})
 	}
 }
 
