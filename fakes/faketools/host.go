@@ -33,9 +33,9 @@ var _ wire.ToolHost = (*Host)(nil)
 
 // NewHost returns an empty host.
 func NewHost() *Host {
-	return &Host{overrides: map[string]wire.Behavior{}, gates: map[string]chan struct{}{}, held: map[string]int{},
-		heldChanged: make(chan struct{}),
-		hookBlocks:  map[string]string{}, hookRewrites: map[string]json.RawMessage{},
+	return &Host{overrides: map[string]wire.Behavior{}, gates: map[string]chan struct{}{},
+		held: map[string]int{}, heldChanged: make(chan struct{}),
+		hookBlocks: map[string]string{}, hookRewrites: map[string]json.RawMessage{},
 		approvals: map[string]string{}, decisions: map[string]chan bool{}}
 }
 
