@@ -466,7 +466,7 @@ Feature: Limits and the sandbox security boundary
       """
     Then the result fails with code "output_limit_exceeded"
 
-  @security @SB-12 @CM-10.34 @CM-16.12 @CM-8.15
+  @security @SB-12 @CM-10.34 @CM-16.12 @CM-8.15 @timing
   Scenario: Promise.all of ten thousand bridge calls is refused past maxPendingToolCalls
     Given code mode is configured as:
       """json
