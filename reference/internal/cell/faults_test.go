@@ -242,19 +242,29 @@ func (h *cancelCountingHost) Call(ctx context.Context, _ catalog.Entry, _ json.R
 func TestFault_TTLExpiryUnderLoad(t *testing.T) {
 	rn := testRunner(t)
 	s := config.Defaults()
-	s.TimeoutMs = 200
+	// The deadline parks each run with its call pending; it is only a
+	// bound on reaching that call, which a loaded machine must meet. The
+	// runs park at the same time.
+	s.TimeoutMs = 2000
 	s.SnapshotTTLSeconds = 1
 	h := &cancelCountingHost{fakeHost: newFakeHost(s)}
 	leaks := startLeakCheck(t, rn)
 	scope := Scope{AgentRunID: "ttl"}
 	const parked = 24
-	var ids []string
-	for range parked {
-		res := rn.Exec(context.Background(), turnOf(h, scope), "call_t", execArgs(`return await tools.callValue("openclaw:core:echo", {})`, ""))
-		if res.Status != "waiting" || res.Reason != "pending_tools" {
-			t.Fatalf("exec = %+v, want waiting/pending_tools", res)
-		}
-		ids = append(ids, res.RunID)
+	ids := make([]string, parked)
+	var parking sync.WaitGroup
+	for i := range parked {
+		parking.Go(func() {
+			res := rn.Exec(context.Background(), turnOf(h, scope), fmt.Sprintf("call_t%d", i), execArgs(`return await tools.callValue("openclaw:core:echo", {})`, ""))
+			if res.Status != "waiting" || res.Reason != "pending_tools" {
+				t.Errorf("exec = %+v, want waiting/pending_tools", res)
+			}
+			ids[i] = res.RunID
+		})
+	}
+	parking.Wait()
+	if t.Failed() {
+		t.FailNow()
 	}
 	// Load: plain cells on two goroutines until every parked run expired.
 	var stop atomic.Bool
