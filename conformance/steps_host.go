@@ -35,9 +35,7 @@ const cancelWithin = 10 * time.Second
 // callHeld waits until a call of the held tool name waits at its gate: a
 // leg is in progress inside that call (CM-8.31).
 func (w *world) callHeld(name string) error {
-	ctx, cancel := context.WithTimeout(context.Background(), cancelWithin)
-	defer cancel()
-	if !w.awaitHeld(name, ctx.Done(), someHeld) {
+	if !w.heldWithin(name, someHeld) {
 		return fmt.Errorf("no call of tool %q was held within %v", name, cancelWithin)
 	}
 	return nil
@@ -60,6 +58,13 @@ func (w *world) awaitHeld(name string, stop <-chan struct{}, want func(held int)
 	}
 }
 
+// heldWithin is awaitHeld bounded by cancelWithin.
+func (w *world) heldWithin(name string, want func(held int) bool) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), cancelWithin)
+	defer cancel()
+	return w.awaitHeld(name, ctx.Done(), want)
+}
+
 // someHeld and noneHeld are the held counts awaitHeld waits for.
 func someHeld(n int) bool { return n > 0 }
 func noneHeld(n int) bool { return n == 0 }
@@ -68,9 +73,7 @@ func noneHeld(n int) bool { return n == 0 }
 // any more: every call the target gave up on has been cancelled, before a
 // later step releases the tool.
 func (w *world) heldCallsCancelled(name string) error {
-	ctx, cancel := context.WithTimeout(context.Background(), cancelWithin)
-	defer cancel()
-	if !w.awaitHeld(name, ctx.Done(), noneHeld) {
+	if !w.heldWithin(name, noneHeld) {
 		return fmt.Errorf("tool %q still has %d held call(s) after %v: the target did not cancel them", name, w.host.Held(name), cancelWithin)
 	}
 	return nil
